@@ -1,0 +1,27 @@
+#include "error_metrics.h"
+
+#include <cmath>
+#include <limits>
+
+namespace stagecraft::profiler {
+
+double maxRelErr(const ErrorSummary &s) {
+  if (s.maxAbsRef > 0.0) return s.maxAbsDiff / s.maxAbsRef;
+  return s.maxAbsDiff == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+}
+
+double normRelErr(const ErrorSummary &s) {
+  if (s.sumSqRef > 0.0) return std::sqrt(s.sumSqDiff / s.sumSqRef);
+  return s.sumSqDiff == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+}
+
+bool passes(const ErrorSummary &s, const Tolerance &tol) {
+  if (s.nonfinite != 0 || s.count == 0) return false;
+  // An all-zero reference means the inputs were not initialised: nothing was really checked.
+  if (!(s.maxAbsRef > 0.0)) return false;
+  double n = normRelErr(s), m = maxRelErr(s);
+  // Written so that a NaN error fails (comparisons with NaN are false).
+  return n <= tol.normRel && m <= tol.maxRel;
+}
+
+}  // namespace stagecraft::profiler

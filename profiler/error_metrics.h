@@ -1,0 +1,44 @@
+// How an output is judged against its reference (pure arithmetic, testable without a GPU).
+//
+//   max_rel_err  = max_i |out_i - ref_i| / max_i |ref_i|
+//   norm_rel_err = ||out - ref||_2 / ||ref||_2
+//
+// Both are relative to the reference's scale, not element-wise: element-wise relative error is
+// meaningless where ref_i is near zero, which a GEMM or attention output has plenty of. A single
+// NaN or infinity in the output (or the reference) fails the check, whatever the norms say.
+#pragma once
+
+#include <cstdint>
+
+namespace stagecraft::profiler {
+
+struct ErrorSummary {
+  double sumSqDiff = 0.0;
+  double sumSqRef = 0.0;
+  double maxAbsDiff = 0.0;
+  double maxAbsRef = 0.0;
+  uint64_t nonfinite = 0;  // elements where out or ref was NaN or +-inf
+  uint64_t count = 0;      // elements compared
+};
+
+// Default tolerances for bf16 outputs. A bf16 result carries 8 significant bits, so rounding the
+// output alone gives up to 2^-9 = 0.002 relative error per element; fp32 accumulation in another
+// order adds far less. A kernel with a real bug (a missed tile, a wrong index) lands at 1e-1 or
+// worse. norm_rel_err <= 1e-2 is the main criterion; max_rel_err <= 5e-2 catches a few wrong
+// elements that the norm would average away.
+constexpr double kDefaultNormRelTol = 1e-2;
+constexpr double kDefaultMaxRelTol = 5e-2;
+
+struct Tolerance {
+  double normRel = kDefaultNormRelTol;
+  double maxRel = kDefaultMaxRelTol;
+};
+
+double maxRelErr(const ErrorSummary &s);
+double normRelErr(const ErrorSummary &s);
+
+// True only if nothing was non-finite, something was compared, the reference is not all zeros,
+// and both errors are within tolerance.
+bool passes(const ErrorSummary &s, const Tolerance &tol);
+
+}  // namespace stagecraft::profiler

@@ -1,0 +1,246 @@
+#include "launch.h"
+
+#include "cuda_driver.h"
+#include "tensormap.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace stagecraft::profiler {
+
+namespace {
+
+bool readFile(const std::string &path, std::string *out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+int attribute(CUfunction f, CUfunction_attribute a, const char *name) {
+  int v = 0;
+  CUresult r = driver().cuFuncGetAttribute(&v, a, f);
+  if (r != CUDA_SUCCESS) throw CudaError(r, std::string("cuFuncGetAttribute(") + name + "): " + cudaErrorText(r));
+  return v;
+}
+
+// Loads PTX through the driver's JIT with an error log, so a PTX the JIT rejects comes back
+// with ptxas's message instead of a bare CUDA_ERROR_INVALID_PTX.
+CUmodule loadPtx(const std::string &ptxText) {
+  std::string ptx = ptxText;  // the JIT wants a NUL-terminated string
+  ptx.push_back('\0');
+  std::vector<char> log(16384, '\0');
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log.data(), reinterpret_cast<void *>(uintptr_t(log.size() - 1))};
+  CUmodule m = nullptr;
+  CUresult r = driver().cuModuleLoadDataEx(&m, ptx.data(), 2, opts, vals);
+  if (r != CUDA_SUCCESS)
+    throw CudaError(r, "loading kernel.ptx through the driver JIT: " + cudaErrorText(r) +
+                           (log[0] ? ": " + std::string(log.data()) : ""));
+  return m;
+}
+
+}  // namespace
+
+LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDir, CUdevice device,
+                           std::vector<std::string> *warnings)
+    : manifest_(manifest) {
+  std::string cubin, ptx;
+  bool haveCubin = readFile(bundleDir + "/kernel.cubin", &cubin) && !cubin.empty();
+  bool havePtx = readFile(bundleDir + "/kernel.ptx", &ptx) && !ptx.empty();
+  if (!haveCubin && !havePtx)
+    throw std::runtime_error("bundle " + bundleDir + " has neither kernel.cubin nor kernel.ptx");
+  if (haveCubin) {
+    CUresult r = driver().cuModuleLoadData(&module_, cubin.data());
+    if (r == CUDA_SUCCESS) {
+      info_.moduleSource = "cubin";
+    } else if (havePtx && (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE ||
+                           r == CUDA_ERROR_INVALID_SOURCE)) {
+      warnings->push_back("kernel.cubin did not load (" + cudaErrorText(r) + "); used kernel.ptx");
+      module_ = nullptr;
+    } else {
+      throw CudaError(r, "loading kernel.cubin: " + cudaErrorText(r));
+    }
+  }
+  if (!module_) {
+    module_ = loadPtx(ptx);
+    info_.moduleSource = "ptx";
+  }
+
+  CUresult r = driver().cuModuleGetFunction(&function_, module_, manifest.kernel.c_str());
+  if (r != CUDA_SUCCESS)
+    throw CudaError(r, "kernel \"" + manifest.kernel + "\" not found in kernel." + info_.moduleSource + ": " +
+                           cudaErrorText(r));
+
+  info_.registersPerThread = attribute(function_, CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS");
+  info_.localBytesPerThread = attribute(function_, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES");
+  info_.staticSmemBytes = attribute(function_, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES");
+  info_.maxThreadsPerBlock = attribute(function_, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "MAX_THREADS_PER_BLOCK");
+
+  int64_t threads = manifest.block[0] * manifest.block[1] * manifest.block[2];
+  if (threads > info_.maxThreadsPerBlock)
+    throw std::runtime_error("block of " + std::to_string(threads) + " threads exceeds the kernel's limit of " +
+                             std::to_string(info_.maxThreadsPerBlock) + " (registers: " +
+                             std::to_string(info_.registersPerThread) + " per thread)");
+
+  // Above 48 KiB of dynamic shared memory a kernel must opt in, up to the device's limit.
+  constexpr int64_t kDefaultDynamicSmemLimit = 48 * 1024;
+  if (manifest.dynamicSmemBytes > kDefaultDynamicSmemLimit) {
+    int optin = 0;
+    CU_CHECK(driver().cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
+    if (manifest.dynamicSmemBytes + info_.staticSmemBytes > optin)
+      throw std::runtime_error("dynamic_smem_bytes " + std::to_string(manifest.dynamicSmemBytes) + " + static " +
+                               std::to_string(info_.staticSmemBytes) + " exceeds the device's " +
+                               std::to_string(optin) + " bytes per block");
+    r = driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    int(manifest.dynamicSmemBytes));
+    if (r != CUDA_SUCCESS)
+      throw CudaError(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                             std::to_string(manifest.dynamicSmemBytes) + "): " + cudaErrorText(r));
+  }
+  // Clusters above 8 blocks are "non-portable" and need an opt-in.
+  if (manifest.hasCluster && manifest.cluster[0] * manifest.cluster[1] * manifest.cluster[2] > 8) {
+    r = driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (r != CUDA_SUCCESS)
+      throw CudaError(r, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED): " + cudaErrorText(r));
+  }
+}
+
+LoadedBundle::~LoadedBundle() {
+  buffers_.clear();
+  if (module_) driver().cuModuleUnload(module_);  // a failure at teardown changes nothing
+}
+
+void LoadedBundle::allocate(int inputSets, const RunnerKernels &kernels, CUstream stream) {
+  inputSets_ = inputSets;
+  for (const auto &t : manifest_.tensors) {
+    int copies = t.role == TensorRole::Input ? inputSets : 1;
+    auto &bufs = buffers_[t.name];
+    for (int c = 0; c < copies; ++c)
+      bufs.emplace_back(size_t(t.byteSize()), "tensor \"" + t.name + "\" (set " + std::to_string(c) + ")");
+    if (t.role == TensorRole::Input) {
+      kernels.fillRandom(bufs[0].get(), t.dtype, uint64_t(t.elementCount()), t.init, stream);
+      // The other sets hold the same values: same work per launch, different addresses.
+      for (int c = 1; c < copies; ++c)
+        CU_CHECK(driver().cuMemcpyDtoDAsync(bufs[c].get(), bufs[0].get(), size_t(t.byteSize()), stream));
+    } else if (t.role == TensorRole::Scratch) {
+      CU_CHECK(driver().cuMemsetD8Async(bufs[0].get(), 0, size_t(t.byteSize()), stream));
+    }
+  }
+
+  tensorMaps_.clear();
+  tensorMaps_.resize(manifest_.params.size());
+  for (size_t i = 0; i < manifest_.params.size(); ++i) {
+    const ParamSpec &p = manifest_.params[i];
+    if (p.kind != ParamSpec::Kind::TensorMap) continue;
+    const TensorSpec *t = manifest_.findTensor(p.tensor);
+    int sets = t->role == TensorRole::Input ? inputSets : 1;
+    TensorMapArgs a = deriveTensorMapArgs(p.tensorMap);
+    for (int s = 0; s < sets; ++s) {
+      auto map = std::make_unique<CUtensorMap>();
+      std::memset(map.get(), 0, sizeof(CUtensorMap));
+      void *base = reinterpret_cast<void *>(uintptr_t(tensor(p.tensor, s)));
+      CUresult r = driver().cuTensorMapEncodeTiled(map.get(), a.dataType, a.rank, base, a.globalDim, a.globalStrides,
+                                                   a.boxDim, a.elementStrides, a.interleave, a.swizzle,
+                                                   a.l2Promotion, a.oobFill);
+      if (r != CUDA_SUCCESS)
+        throw CudaError(r, "cuTensorMapEncodeTiled for params[" + std::to_string(i) + "] (tensor \"" + p.tensor +
+                               "\"): " + cudaErrorText(r));
+      tensorMaps_[i].push_back(std::move(map));
+    }
+  }
+}
+
+int64_t LoadedBundle::inputSetBytes() const {
+  int64_t bytes = 0;
+  for (const auto &t : manifest_.tensors)
+    if (t.role == TensorRole::Input) bytes += t.byteSize();
+  return bytes;
+}
+
+CUdeviceptr LoadedBundle::tensor(const std::string &name, int set) const {
+  auto it = buffers_.find(name);
+  if (it == buffers_.end()) throw std::logic_error("tensor \"" + name + "\" is not allocated");
+  const auto &bufs = it->second;
+  return bufs[bufs.size() == 1 ? 0 : size_t(set) % bufs.size()].get();
+}
+
+void LoadedBundle::poisonOutputs(CUstream stream) {
+  for (const auto &t : manifest_.tensors) {
+    if (t.role != TensorRole::Output) continue;
+    CUdeviceptr p = tensor(t.name);
+    size_t n = size_t(t.elementCount());
+    // All-ones is a NaN in bf16, f16 and f32, and -1 in i32.
+    if (dtypeSize(t.dtype) == 2)
+      CU_CHECK(driver().cuMemsetD16Async(p, 0xFFFF, n, stream));
+    else if (dtypeSize(t.dtype) == 4)
+      CU_CHECK(driver().cuMemsetD32Async(p, 0xFFFFFFFFu, n, stream));
+    else
+      CU_CHECK(driver().cuMemsetD8Async(p, 0xFF, size_t(t.byteSize()), stream));
+  }
+}
+
+void LoadedBundle::launch(int set, CUstream stream) {
+  for (const auto &t : manifest_.tensors)
+    if (t.role == TensorRole::Scratch)
+      CU_CHECK(driver().cuMemsetD8Async(tensor(t.name), 0, size_t(t.byteSize()), stream));
+
+  // Argument storage that outlives the launch call: kernelParams holds pointers into it.
+  const size_t n = manifest_.params.size();
+  std::vector<CUdeviceptr> pointers(n);
+  std::vector<int64_t> ints(n);
+  std::vector<float> floats(n);
+  std::vector<void *> args(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ParamSpec &p = manifest_.params[i];
+    switch (p.kind) {
+    case ParamSpec::Kind::TensorMap: {
+      const auto &maps = tensorMaps_[i];
+      // The CUtensorMap object itself (128 bytes, 64-byte aligned) is the parameter value: the
+      // driver copies it by value into the kernel's .param space.
+      args[i] = maps[maps.size() == 1 ? 0 : size_t(set) % maps.size()].get();
+      break;
+    }
+    case ParamSpec::Kind::Pointer:
+      pointers[i] = tensor(p.tensor, set);
+      args[i] = &pointers[i];
+      break;
+    case ParamSpec::Kind::Scalar:
+      if (p.scalarType == DType::F32) {
+        floats[i] = float(p.floatValue);
+        args[i] = &floats[i];
+      } else {
+        // i32 is read as the low 4 bytes: little-endian, so the int64 slot works for both.
+        ints[i] = p.intValue;
+        args[i] = &ints[i];
+      }
+      break;
+    }
+  }
+
+  CUlaunchConfig config{};
+  config.gridDimX = unsigned(manifest_.grid[0]);
+  config.gridDimY = unsigned(manifest_.grid[1]);
+  config.gridDimZ = unsigned(manifest_.grid[2]);
+  config.blockDimX = unsigned(manifest_.block[0]);
+  config.blockDimY = unsigned(manifest_.block[1]);
+  config.blockDimZ = unsigned(manifest_.block[2]);
+  config.sharedMemBytes = unsigned(manifest_.dynamicSmemBytes);
+  config.hStream = stream;
+  CUlaunchAttribute cluster{};
+  if (manifest_.hasCluster) {
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = unsigned(manifest_.cluster[0]);
+    cluster.value.clusterDim.y = unsigned(manifest_.cluster[1]);
+    cluster.value.clusterDim.z = unsigned(manifest_.cluster[2]);
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  CUresult r = driver().cuLaunchKernelEx(&config, function_, args.data(), nullptr);
+  if (r != CUDA_SUCCESS) throw CudaError(r, "cuLaunchKernelEx(" + manifest_.kernel + "): " + cudaErrorText(r));
+}
+
+}  // namespace stagecraft::profiler

@@ -1,0 +1,120 @@
+// The kernel bundle's manifest.json (docs/bundle-format.md), parsed and validated.
+//
+// Everything the runner needs to allocate, launch and check a kernel comes from here, so a bad
+// manifest must fail early with a message that names the field ("params[1].box[0]: ..."),
+// before any GPU work. Validation covers what the driver would otherwise reject with a bare
+// CUDA_ERROR_INVALID_VALUE (tensor-map limits), and what would make the run meaningless (a view
+// outside its tensor, an input initialised to zeros).
+#pragma once
+
+#include "json.h"
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stagecraft::profiler {
+
+class ManifestError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class DType { BF16, F16, F32, I32, I64 };
+const char *dtypeName(DType t);
+size_t dtypeSize(DType t);
+bool dtypeIsFloat(DType t);
+
+enum class TensorRole { Input, Output, Scratch };
+
+struct InitSpec {
+  enum class Kind { Uniform, Normal } kind = Kind::Uniform;
+  double a = -1.0;  // uniform: low;  normal: mean
+  double b = 1.0;   // uniform: high; normal: std
+  uint64_t seed = 0;
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::BF16;
+  std::vector<int64_t> shape;  // outermost first
+  TensorRole role = TensorRole::Input;
+  InitSpec init;  // inputs only
+
+  int64_t elementCount() const;
+  int64_t byteSize() const { return elementCount() * int64_t(dtypeSize(dtype)); }
+};
+
+enum class Swizzle { None, B32, B64, B128 };
+enum class L2Promotion { None, B64, B128, B256 };
+enum class OobFill { Zero, NaN };
+
+struct TensorMapSpec {
+  std::string tensor;
+  DType dtype = DType::BF16;
+  // All outermost first, as in the manifest.
+  std::vector<int64_t> globalShape;
+  std::vector<int64_t> globalStridesBytes;  // same rank; the last equals the element size
+  std::vector<int64_t> box;
+  std::vector<int64_t> elementStrides;  // default all 1
+  Swizzle swizzle = Swizzle::None;
+  L2Promotion l2Promotion = L2Promotion::None;
+  OobFill oobFill = OobFill::Zero;
+};
+
+struct ParamSpec {
+  enum class Kind { TensorMap, Pointer, Scalar } kind = Kind::Pointer;
+  std::string tensor;        // TensorMap, Pointer
+  TensorMapSpec tensorMap;   // TensorMap
+  DType scalarType = DType::I32;  // Scalar: I32, I64, F32
+  int64_t intValue = 0;      // Scalar I32 / I64
+  double floatValue = 0.0;   // Scalar F32
+};
+
+struct GemmReference {
+  std::string a, b, c;
+  int64_t M = 0, N = 0, K = 0;
+  bool transposeB = true;  // B stored [N,K] when true, [K,N] when false
+};
+
+struct AttentionReference {
+  std::string q, k, v, o;
+  int64_t batch = 0, heads = 0, seqQ = 0, seqKv = 0, headDim = 0;
+  bool causal = false;
+  double smScale = 0.0;
+};
+
+struct ReferenceSpec {
+  enum class Kind { None, Gemm, Attention } kind = Kind::None;
+  GemmReference gemm;
+  AttentionReference attention;
+};
+
+struct Manifest {
+  std::string kernel;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::array<int64_t, 3> block{1, 1, 1};
+  std::array<int64_t, 3> cluster{1, 1, 1};
+  bool hasCluster = false;
+  int64_t dynamicSmemBytes = 0;
+  double flops = 0.0;
+  json::Value problem;  // informational, passed through to results
+  std::vector<TensorSpec> tensors;
+  std::vector<ParamSpec> params;
+  ReferenceSpec reference;
+  // Non-fatal findings (unknown fields, flops that disagree with the reference's arithmetic).
+  std::vector<std::string> warnings;
+
+  const TensorSpec *findTensor(const std::string &name) const;
+};
+
+// Parses and validates manifest text. Throws ManifestError("manifest.json: <field>: <why>"),
+// and, for syntax errors, ManifestError("manifest.json: line L, column C: <why>").
+Manifest parseManifest(const std::string &text);
+
+// Reads DIR/manifest.json (at most 16 MiB) and parses it.
+Manifest loadManifest(const std::string &bundleDir);
+
+}  // namespace stagecraft::profiler

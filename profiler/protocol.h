@@ -1,0 +1,100 @@
+// The runner protocol (docs/runner-protocol.md): requests in, one JSON result line out.
+//
+// Pure C++ so that tests can check parsing and serialization without a GPU. A result always
+// carries every field (null where it does not apply), so a client can read it without guessing.
+#pragma once
+
+#include "json.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stagecraft::profiler {
+
+// Defaults shared by the CLI and the server.
+constexpr int kDefaultWarmup = 5;
+constexpr int kDefaultReps = 30;
+constexpr double kDefaultWatchdogSeconds = 20.0;
+constexpr int kMaxReps = 100000;
+
+struct Request {
+  json::Value id;           // echoed back verbatim (number, string or null)
+  std::string command = "run";  // "run" (default) or "ping"
+  std::string bundle;       // bundle directory (required for "run")
+  int warmup = kDefaultWarmup;
+  int reps = kDefaultReps;
+  bool verify = true;
+  double watchdogSeconds = kDefaultWatchdogSeconds;
+};
+
+// Parses one request line. Throws json::JsonError for syntax errors and std::invalid_argument
+// for a well-formed request with bad fields; `idOut` receives the id whenever it could be read,
+// so that the error reply can carry it.
+Request parseRequest(const std::string &line, const Request &defaults, json::Value *idOut);
+
+// Statuses, in the order a client usually tests them.
+enum class Status { Ok, Error, Fault, Timeout, VerifyFailed };
+const char *statusName(Status s);
+
+struct DeviceInfo {
+  std::string name;
+  int ordinal = 0;
+  int smCount = 0;
+  int smClockMhz = 0;
+  int memClockMhz = 0;
+  std::string computeCapability;  // "9.0"
+  int64_t l2Bytes = 0;
+  int64_t memoryBytes = 0;
+  std::string driver;          // kernel-module version, e.g. "580.159.04", when readable
+  int cudaDriverVersion = 0;   // cuDriverGetVersion, e.g. 13000
+};
+
+struct Timing {
+  std::vector<double> samplesUs;  // one per timed repetition, in launch order
+  double medianUs = 0.0;
+  double minUs = 0.0;
+  int kernelsPerRep = 0;          // kernel records CUPTI saw per repetition (cuBLAS may use 2)
+};
+
+// Median and minimum of samples (median of an even count: mean of the middle two).
+Timing summarize(std::vector<double> samplesUs, int kernelsPerRep);
+
+struct Result {
+  json::Value id;
+  Status status = Status::Error;
+  std::string error;
+  std::optional<DeviceInfo> device;
+  std::string bundle;
+  // Launch configuration, from the manifest and the loaded function.
+  std::string kernel;
+  std::vector<int64_t> grid, block, cluster;
+  std::optional<int64_t> dynamicSmemBytes;
+  std::optional<int> registersPerThread;
+  std::optional<int> localBytesPerThread;  // spills and stack (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+  std::optional<int> staticSmemBytes;
+  std::string moduleSource;  // "cubin" or "ptx"
+  // Verification.
+  bool verified = false;
+  std::string referenceKind;  // "gemm", "attention", "none"
+  std::optional<double> maxRelErr, normRelErr;
+  std::optional<long long> nonfiniteCount;
+  double tolMaxRel = 0.0, tolNormRel = 0.0;
+  // Timing.
+  int warmup = 0, reps = 0, inputSets = 0;
+  std::optional<Timing> timing;
+  double flops = 0.0;
+  std::optional<double> tflops;
+  std::string referenceName;  // what was timed as the reference, e.g. "cublasGemmEx bf16"
+  std::optional<Timing> referenceTiming;
+  std::optional<double> referenceTflops;
+  std::optional<double> ratioToReference;
+  json::Value problem;
+  std::vector<std::string> warnings;
+};
+
+json::Value resultToJson(const Result &r);
+// One line, no trailing newline.
+std::string serializeResult(const Result &r);
+
+}  // namespace stagecraft::profiler

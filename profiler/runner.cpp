@@ -1,0 +1,284 @@
+#include "runner.h"
+
+#include "attention_reference.h"
+#include "cuda_driver.h"
+#include "error_metrics.h"
+#include "flops.h"
+#include "launch.h"
+#include "manifest.h"
+#include "timing_plan.h"
+#include "verify.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace stagecraft::profiler {
+
+namespace {
+
+// "580.159.04" from /proc/driver/nvidia/version, or "" where it is not readable.
+std::string kernelModuleVersion() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  std::istringstream words(line);
+  std::string w;
+  while (words >> w) {
+    int dots = 0;
+    bool digits = !w.empty();
+    for (char c : w) {
+      if (c == '.') ++dots;
+      else if (c < '0' || c > '9') digits = false;
+    }
+    if (digits && dots >= 1) return w;
+  }
+  return "";
+}
+
+int deviceAttribute(CUdevice dev, CUdevice_attribute a, const char *name) {
+  int v = 0;
+  CUresult r = driver().cuDeviceGetAttribute(&v, a, dev);
+  if (r != CUDA_SUCCESS) throw CudaError(r, std::string("cuDeviceGetAttribute(") + name + "): " + cudaErrorText(r));
+  return v;
+}
+
+}  // namespace
+
+Result newResult(const Request &request) {
+  Result r;
+  r.id = request.id;
+  r.bundle = request.bundle;
+  r.warmup = request.warmup;
+  r.reps = request.reps;
+  r.tolMaxRel = kDefaultMaxRelTol;
+  r.tolNormRel = kDefaultNormRelTol;
+  return r;
+}
+
+std::unique_ptr<GpuSession> GpuSession::open(std::string *error) {
+  std::string why;
+  if (!loadDriver(&why)) {
+    *error = "no CUDA device: " + why;
+    return nullptr;
+  }
+  CUresult r = driver().cuInit(0);
+  if (r != CUDA_SUCCESS) {
+    *error = "no CUDA device: cuInit: " + cudaErrorText(r);
+    return nullptr;
+  }
+  int count = 0;
+  r = driver().cuDeviceGetCount(&count);
+  if (r != CUDA_SUCCESS) {
+    *error = "no CUDA device: cuDeviceGetCount: " + cudaErrorText(r);
+    return nullptr;
+  }
+  if (count == 0) {
+    *error = "no CUDA device: the driver reports zero devices";
+    return nullptr;
+  }
+
+  std::unique_ptr<GpuSession> s(new GpuSession());
+  try {
+    CU_CHECK(driver().cuDeviceGet(&s->cuDevice_, 0));
+    CUdevice dev = s->cuDevice_;
+    char name[256] = {};
+    CU_CHECK(driver().cuDeviceGetName(name, sizeof name - 1, dev));
+    DeviceInfo &d = s->device_;
+    d.name = name;
+    d.ordinal = 0;
+    d.smCount = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "MULTIPROCESSOR_COUNT");
+    d.smClockMhz = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, "CLOCK_RATE") / 1000;
+    d.memClockMhz = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "MEMORY_CLOCK_RATE") / 1000;
+    d.l2Bytes = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2_CACHE_SIZE");
+    int major = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "COMPUTE_CAPABILITY_MAJOR");
+    int minor = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "COMPUTE_CAPABILITY_MINOR");
+    d.computeCapability = std::to_string(major) + "." + std::to_string(minor);
+    size_t mem = 0;
+    CU_CHECK(driver().cuDeviceTotalMem(&mem, dev));
+    d.memoryBytes = int64_t(mem);
+    CU_CHECK(driver().cuDriverGetVersion(&d.cudaDriverVersion));
+    d.driver = kernelModuleVersion();
+
+    // The primary context is the one cuBLAS (through its CUDA runtime) picks up as current.
+    CU_CHECK(driver().cuDevicePrimaryCtxRetain(&s->context_, dev));
+    CU_CHECK(driver().cuCtxSetCurrent(s->context_));
+    CU_CHECK(driver().cuStreamCreate(&s->stream_, CU_STREAM_NON_BLOCKING));
+    s->kernels_ = std::make_unique<RunnerKernels>();
+    s->cupti_ = std::make_unique<CuptiTimer>();
+  } catch (const std::exception &e) {
+    *error = std::string("GPU setup failed: ") + e.what();
+    return nullptr;
+  }
+  return s;
+}
+
+GpuSession::~GpuSession() {
+  // Order matters: cuBLAS and the module before the context goes.
+  cublas_.reset();
+  cupti_.reset();
+  kernels_.reset();
+  if (stream_) driver().cuStreamDestroy(stream_);
+  if (context_) driver().cuDevicePrimaryCtxRelease(cuDevice_);
+}
+
+Result GpuSession::ping(const Request &request) const {
+  Result r = newResult(request);
+  r.status = Status::Ok;
+  r.device = device_;
+  return r;
+}
+
+void GpuSession::waitStream(CUstream stream, const char *what) {
+  // Prepare the answer the watchdog gives if this wait never returns.
+  Result t = current_ ? *current_ : Result();
+  t.status = Status::Timeout;
+  char msg[256];
+  std::snprintf(msg, sizeof msg, "the GPU did not finish within %g s (during %s): the kernel hangs or is too slow; "
+                "the runner exits", watchdogSeconds_, what);
+  t.error = msg;
+  t.verified = false;
+  t.timing.reset();
+  t.referenceTiming.reset();
+  WatchdogScope guard(watchdog_, watchdogSeconds_, serializeResult(t), msg);
+  CUresult r = driver().cuStreamSynchronize(stream);
+  if (r != CUDA_SUCCESS) throw CudaError(r, std::string("waiting for ") + what + ": " + cudaErrorText(r));
+}
+
+Result GpuSession::run(const Request &request) {
+  Result r = newResult(request);
+  r.device = device_;
+  current_ = &r;
+  watchdogSeconds_ = request.watchdogSeconds;
+  try {
+    runOrThrow(request, r);
+  } catch (const CudaError &e) {
+    r.error = e.what();
+    r.status = Status::Error;
+    // A sticky error, or any error after which the context no longer synchronizes, is a fault.
+    CUresult probe = e.sticky() ? e.code() : driver().cuCtxSynchronize();
+    if (e.sticky() || isStickyError(probe)) {
+      r.status = Status::Fault;
+      dead_ = true;
+    }
+  } catch (const ManifestError &e) {
+    r.status = Status::Error;
+    r.error = e.what();
+  } catch (const std::exception &e) {
+    r.status = Status::Error;
+    r.error = e.what();
+  }
+  if (r.status != Status::Ok && r.status != Status::VerifyFailed) {
+    r.verified = false;
+  }
+  current_ = nullptr;
+  return r;
+}
+
+void GpuSession::runOrThrow(const Request &request, Result &r) {
+  const Manifest m = loadManifest(request.bundle);
+  r.kernel = m.kernel;
+  r.grid.assign(m.grid.begin(), m.grid.end());
+  r.block.assign(m.block.begin(), m.block.end());
+  if (m.hasCluster) r.cluster.assign(m.cluster.begin(), m.cluster.end());
+  r.dynamicSmemBytes = m.dynamicSmemBytes;
+  r.flops = m.flops;
+  r.problem = m.problem;
+  r.warnings = m.warnings;
+  r.referenceKind = m.reference.kind == ReferenceSpec::Kind::Gemm        ? "gemm"
+                    : m.reference.kind == ReferenceSpec::Kind::Attention ? "attention"
+                                                                         : "none";
+
+  LoadedBundle bundle(m, request.bundle, cuDevice_, &r.warnings);
+  const FunctionInfo &fi = bundle.functionInfo();
+  r.registersPerThread = fi.registersPerThread;
+  r.localBytesPerThread = fi.localBytesPerThread;
+  r.staticSmemBytes = fi.staticSmemBytes;
+  r.moduleSource = fi.moduleSource;
+
+  size_t freeBytes = 0, totalBytes = 0;
+  CU_CHECK(driver().cuMemGetInfo(&freeBytes, &totalBytes));
+  int sets = inputSetsFor(bundle.inputSetBytes(), device_.l2Bytes, int64_t(freeBytes / 2));
+  r.inputSets = sets;
+  bundle.allocate(sets, *kernels_, stream_);
+  waitStream(stream_, "input initialisation");
+
+  // The checked launch: outputs poisoned, input set 0 (the one the reference reads).
+  bundle.poisonOutputs(stream_);
+  bundle.launch(0, stream_);
+  waitStream(stream_, "the first launch of the kernel");
+
+  const bool check = request.verify && m.reference.kind != ReferenceSpec::Kind::None;
+  if (check) {
+    StreamWait wait = [this](CUstream s, const char *what) { waitStream(s, what); };
+    if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
+    ErrorSummary e = m.reference.kind == ReferenceSpec::Kind::Gemm
+                         ? verifyGemm(m.reference.gemm, m, bundle, *cublas_, *kernels_, stream_, wait)
+                         : verifyAttention(m.reference.attention, m, bundle, *cublas_, *kernels_, stream_, wait);
+    r.maxRelErr = maxRelErr(e);
+    r.normRelErr = normRelErr(e);
+    r.nonfiniteCount = (long long)e.nonfinite;
+    r.verified = passes(e, Tolerance{});
+    if (!r.verified) {
+      // No timing for a wrong kernel: its speed means nothing, and it may be wrong because it
+      // reads out of bounds, which timing would only repeat.
+      r.status = Status::VerifyFailed;
+      r.error = e.nonfinite ? std::to_string(e.nonfinite) + " output elements are NaN or infinite (unwritten or overflowed)"
+                            : "output differs from the reference beyond tolerance";
+      return;
+    }
+  } else {
+    r.warnings.push_back(request.verify ? "reference \"none\": output not checked, no TFLOP/s reported"
+                                        : "verification disabled: no TFLOP/s reported");
+  }
+
+  // Timing: warm-up, then one CUPTI window per repetition, each on the next input set.
+  for (int i = 0; i < request.warmup; ++i) {
+    bundle.launch(i % sets, stream_);
+    waitStream(stream_, "warm-up");
+  }
+  std::vector<double> samples;
+  size_t kernelsPerRep = 0;
+  for (int i = 0; i < request.reps; ++i) {
+    cupti_->beginWindow();
+    bundle.launch((request.warmup + i) % sets, stream_);
+    waitStream(stream_, "a timed launch");
+    std::vector<KernelRecord> recs = cupti_->endWindow();
+    samples.push_back(spanMicroseconds(recs, "the timed launch of " + m.kernel));
+    kernelsPerRep = std::max(kernelsPerRep, recs.size());
+  }
+  r.timing = summarize(samples, int(kernelsPerRep));
+  r.tflops = tflops(m.flops, r.timing->medianUs);
+
+  // cuBLAS on the same GEMM, same method, same rotation, output in the kernel's output type.
+  if (m.reference.kind == ReferenceSpec::Kind::Gemm) {
+    const GemmReference &g = m.reference.gemm;
+    const DType cType = m.findTensor(g.c)->dtype;
+    if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
+    DeviceBuffer c(size_t(g.M * g.N) * dtypeSize(cType), "the cuBLAS timing output");
+    for (int i = 0; i < request.warmup; ++i) {
+      cublas_->timedGemm(g, bundle.tensor(g.a, i), bundle.tensor(g.b, i), c.get(), cType, stream_);
+      waitStream(stream_, "cuBLAS warm-up");
+    }
+    std::vector<double> ref;
+    size_t refKernels = 0;
+    for (int i = 0; i < request.reps; ++i) {
+      int set = (request.warmup + i) % sets;
+      cupti_->beginWindow();
+      cublas_->timedGemm(g, bundle.tensor(g.a, set), bundle.tensor(g.b, set), c.get(), cType, stream_);
+      waitStream(stream_, "a timed cuBLAS call");
+      std::vector<KernelRecord> recs = cupti_->endWindow();
+      ref.push_back(spanMicroseconds(recs, "the timed cuBLAS call"));
+      refKernels = std::max(refKernels, recs.size());
+    }
+    r.referenceName = CublasGemm::describe(cType);
+    r.referenceTiming = summarize(ref, int(refKernels));
+    r.referenceTflops = tflops(gemmFlops(g.M, g.N, g.K), r.referenceTiming->medianUs);
+    if (*r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
+  }
+  if (cupti_->droppedRecords() != 0)
+    r.warnings.push_back("CUPTI dropped " + std::to_string(cupti_->droppedRecords()) + " activity records");
+  r.status = Status::Ok;
+}
+
+}  // namespace stagecraft::profiler
