@@ -23,6 +23,20 @@ const DriverApi *loadDriver(std::string *error) {
     *error = std::string("cannot load the CUDA driver library libcuda.so.1 (") + (e ? e : "unknown") + ")";
     return nullptr;
   }
+  // cuInit and the error-text functions first, straight from the library's symbol table: a stub
+  // or broken driver then says why in its own words (e.g. CUDA_ERROR_STUB_LIBRARY, NO_DEVICE).
+  g_driver.cuGetErrorName = reinterpret_cast<decltype(g_driver.cuGetErrorName)>(dlsym(lib, "cuGetErrorName"));
+  g_driver.cuGetErrorString = reinterpret_cast<decltype(g_driver.cuGetErrorString)>(dlsym(lib, "cuGetErrorString"));
+  auto init = reinterpret_cast<decltype(g_driver.cuInit)>(dlsym(lib, "cuInit"));
+  if (!init) {
+    *error = "libcuda.so.1 has no cuInit: not a CUDA driver";
+    return nullptr;
+  }
+  CUresult initResult = init(0);
+  if (initResult != CUDA_SUCCESS) {
+    *error = "cuInit: " + cudaErrorText(initResult);
+    return nullptr;
+  }
   using GetProc = CUresult (*)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
   auto getProc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
   if (!getProc) {
@@ -57,9 +71,25 @@ const DriverApi *loadDriver(std::string *error) {
 
 const DriverApi &driver() { return g_driver; }
 
+namespace {
+
+// Names for the errors a missing or stub driver gives, whose cuGetErrorName may not work.
+const char *fallbackName(CUresult r, const char **text) {
+  switch (r) {
+  case CUDA_ERROR_STUB_LIBRARY: *text = "the CUDA driver is a stub library (no NVIDIA driver installed)"; return "CUDA_ERROR_STUB_LIBRARY";
+  case CUDA_ERROR_NO_DEVICE: *text = "no CUDA-capable device is detected"; return "CUDA_ERROR_NO_DEVICE";
+  case CUDA_ERROR_NOT_INITIALIZED: *text = "initialization error"; return "CUDA_ERROR_NOT_INITIALIZED";
+  default: *text = nullptr; return nullptr;
+  }
+}
+
+}  // namespace
+
 std::string cudaErrorName(CUresult r) {
   const char *name = nullptr;
   if (g_driver.cuGetErrorName && g_driver.cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
+  const char *text = nullptr;
+  if ((name = fallbackName(r, &text))) return name;
   return "CUDA error " + std::to_string(int(r));
 }
 
@@ -67,6 +97,8 @@ std::string cudaErrorText(CUresult r) {
   const char *text = nullptr;
   std::string s = cudaErrorName(r);
   if (g_driver.cuGetErrorString && g_driver.cuGetErrorString(r, &text) == CUDA_SUCCESS && text)
+    s += std::string(": ") + text;
+  else if (fallbackName(r, &text) && text)
     s += std::string(": ") + text;
   return s;
 }

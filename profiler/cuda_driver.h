@@ -61,7 +61,7 @@ struct DriverApi {
 #undef STAGECRAFT_DECLARE_POINTER
 };
 
-// Loads libcuda.so.1 and resolves all functions. Returns nullptr and sets `error` (the loader's
+// Loads libcuda.so.1, calls cuInit(0) and resolves all functions. Returns nullptr and sets `error` (the loader's
 // or driver's text) when there is no usable driver. The table lives for the whole process.
 const DriverApi *loadDriver(std::string *error);
 

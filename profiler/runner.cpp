@@ -62,13 +62,8 @@ std::unique_ptr<GpuSession> GpuSession::open(std::string *error) {
     *error = "no CUDA device: " + why;
     return nullptr;
   }
-  CUresult r = driver().cuInit(0);
-  if (r != CUDA_SUCCESS) {
-    *error = "no CUDA device: cuInit: " + cudaErrorText(r);
-    return nullptr;
-  }
   int count = 0;
-  r = driver().cuDeviceGetCount(&count);
+  CUresult r = driver().cuDeviceGetCount(&count);
   if (r != CUDA_SUCCESS) {
     *error = "no CUDA device: cuDeviceGetCount: " + cudaErrorText(r);
     return nullptr;
