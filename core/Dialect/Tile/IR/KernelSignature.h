@@ -1,0 +1,52 @@
+//===- KernelSignature.h - what a tile kernel takes and launches --*- C++ -*-===//
+//
+// A tile kernel is a `func.func` marked `tile.kernel`. Its arguments are
+// tensor descriptors (each with a `tile.shape` affine map giving the global
+// shape from the sizes) and `index` sizes (each named by `tile.size`). The
+// function carries the launch grid as an affine map of the sizes
+// (`tile.grid`) and default values for the sizes (`tile.defaults`):
+//
+//   func.func @gemm(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+//                   ..., %M: index {tile.size = "M"}, ...)
+//       attributes {tile.kernel, tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+//                   tile.defaults = {M = 8192 : i64, N = 8192 : i64, K = 8192 : i64}}
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_DIALECT_TILE_IR_KERNELSIGNATURE_H
+#define STAGECRAFT_CORE_DIALECT_TILE_IR_KERNELSIGNATURE_H
+
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
+#include <string>
+#include <vector>
+
+namespace stagecraft::tile {
+
+struct KernelSignature {
+  mlir::func::FuncOp func;
+  /// Sizes in argument order (affine-map symbol order).
+  std::vector<std::string> sizeNames;
+  std::vector<unsigned> sizeArgs;
+  std::vector<int64_t> sizeDefaults;
+  /// Descriptor arguments and their global-shape maps.
+  std::vector<unsigned> descArgs;
+  std::vector<mlir::AffineMap> descShapes;
+  mlir::AffineMap grid;
+
+  /// Reads and checks the signature; emits a diagnostic at the offending
+  /// function or argument on failure.
+  static mlir::FailureOr<KernelSignature> get(mlir::func::FuncOp func);
+
+  /// Index of the size named `name`, or -1.
+  int sizeIndex(llvm::StringRef name) const;
+  /// Evaluates an affine map of the sizes at concrete values.
+  static std::vector<int64_t> evaluate(mlir::AffineMap map,
+                                       llvm::ArrayRef<int64_t> sizes);
+};
+
+/// The kernels of a module, in order.
+llvm::SmallVector<mlir::func::FuncOp> getKernels(mlir::ModuleOp module);
+
+} // namespace stagecraft::tile
+
+#endif // STAGECRAFT_CORE_DIALECT_TILE_IR_KERNELSIGNATURE_H

@@ -1,0 +1,89 @@
+//===- TileDialect.cpp - the tile dialect ---------------------------------===//
+#include "core/Dialect/Tile/IR/TileDialect.h"
+#include "core/Dialect/Tile/IR/KernelSignature.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace stagecraft::tile;
+
+#include "core/Dialect/Tile/IR/TileDialect.cpp.inc"
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kSchedAttrName) {
+    if (!isa<ScheduleAttr>(attr.getValue()))
+      return op->emitError("`tile.sched` must be a #tile.sched<...> attribute");
+    return success();
+  }
+  if (name == kKernelAttrName) {
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func)
+      return op->emitError("`tile.kernel` applies to func.func only");
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError("`tile.kernel` is a unit attribute");
+    return KernelSignature::get(func);
+  }
+  if (name == kWarpGroupsAttrName) {
+    auto groups = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!groups || groups.empty() || groups.size() > 8)
+      return op->emitError("`tile.warpgroups` must be array<i64: ...> with one "
+                           "entry (warp groups) per schedule group, 1 to 8 entries");
+    int64_t total = 0;
+    for (int64_t n : groups.asArrayRef()) {
+      if (n < 1 || n > 4)
+        return op->emitError("each schedule group has 1 to 4 warp groups, got ")
+               << n;
+      total += n;
+    }
+    if (total > 8)
+      return op->emitError("at most 8 warp groups (1024 threads) per block, got ")
+             << total;
+    return success();
+  }
+  if (name == kGridAttrName || name == kDefaultsAttrName) {
+    if (!op->hasAttr(kKernelAttrName))
+      return op->emitError("`") << name << "` needs `tile.kernel` on the same op";
+    return success(); // checked with the whole signature under tile.kernel
+  }
+  return op->emitError("unknown tile dialect attribute `") << name << "`";
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kShapeAttrName) {
+    if (!isa<AffineMapAttr>(attr.getValue()))
+      return op->emitError("`tile.shape` of argument #")
+             << argIndex << " must be an affine map";
+    return success();
+  }
+  if (name == kSizeAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError("`tile.size` of argument #")
+             << argIndex << " must be a string";
+    return success();
+  }
+  return op->emitError("unknown tile dialect argument attribute `")
+         << name << "`";
+}
+
+ScheduleAttr stagecraft::tile::getSchedule(Operation *op) {
+  return op->getAttrOfType<ScheduleAttr>(TileDialect::kSchedAttrName);
+}
+
+void stagecraft::tile::setSchedule(Operation *op, ScheduleAttr sched) {
+  op->setAttr(TileDialect::kSchedAttrName, sched);
+}
+
+bool stagecraft::tile::isSupportedElementType(Type type) {
+  return type.isBF16() || type.isF16() || type.isF32();
+}
+
+void stagecraft::tile::registerStagecraftDialects(DialectRegistry &registry) {
+  registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect, func::FuncDialect>();
+}

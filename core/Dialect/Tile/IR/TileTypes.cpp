@@ -1,0 +1,121 @@
+//===- TileTypes.cpp - tile dialect types and attributes ------------------===//
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace stagecraft::tile;
+
+#define GET_TYPEDEF_CLASSES
+#include "core/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "core/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+#include "core/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+// Registration lives here: the type and attribute storage classes are only
+// complete in this file.
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "core/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "core/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "core/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+
+//===----------------------------------------------------------------------===//
+// DescType: !tile.desc<128x64xbf16>
+//===----------------------------------------------------------------------===//
+
+Type DescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return DescType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), shape, elementType);
+}
+
+void DescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getBoxShape())
+    printer << d << "x";
+  printer << getElementType() << ">";
+}
+
+LogicalResult
+DescType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                 ArrayRef<int64_t> boxShape, Type elementType) {
+  if (!isSupportedElementType(elementType))
+    return emitError() << "tensor descriptor element type must be bf16, f16 "
+                          "or f32, got "
+                       << elementType;
+  if (boxShape.empty() || boxShape.size() > 5)
+    return emitError() << "tensor descriptor rank must be 1 to 5 (TMA), got "
+                       << boxShape.size();
+  for (int64_t d : boxShape)
+    if (d < 1 || d > 256)
+      return emitError() << "TMA box dimensions must be 1 to 256, got " << d;
+  int64_t innerBytes =
+      boxShape.back() * (elementType.getIntOrFloatBitWidth() / 8);
+  if (innerBytes % 16 != 0)
+    return emitError() << "TMA box inner dimension must span a multiple of "
+                          "16 bytes, got "
+                       << innerBytes << " bytes";
+  return success();
+}
+
+ArrayRef<int64_t> DescType::getTileShape() const {
+  ArrayRef<int64_t> shape = getBoxShape();
+  while (shape.size() > 1 && shape.front() == 1)
+    shape = shape.drop_front();
+  return shape;
+}
+
+int64_t DescType::getElementBytes() const {
+  return getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+int64_t DescType::getBoxBytes() const {
+  int64_t n = getElementBytes();
+  for (int64_t d : getBoxShape())
+    n *= d;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ScheduleAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                     StringRef name, int64_t stage, int64_t order,
+                     int64_t group, int64_t wait) {
+  if (name.empty())
+    return emitError() << "schedule name must not be empty";
+  if (stage < 0 || stage > 64)
+    return emitError() << "schedule stage must be 0 to 64, got " << stage;
+  if (order < 0)
+    return emitError() << "schedule order must be >= 0, got " << order;
+  if (group < 0 || group > 7)
+    return emitError() << "schedule group (warp group) must be 0 to 7, got "
+                       << group;
+  if (wait < 0 || wait > 7)
+    return emitError() << "schedule wait depth must be 0 to 7, got " << wait;
+  return success();
+}

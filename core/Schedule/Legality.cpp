@@ -1,0 +1,437 @@
+//===- Legality.cpp - schedule legality, resources, steady state ----------===//
+#include "core/Schedule/Legality.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace stagecraft;
+using llvm::formatv;
+
+const char *stagecraft::unitKindName(UnitKind kind) {
+  switch (kind) {
+  case UnitKind::Load: return "load";
+  case UnitKind::Dot: return "dot";
+  case UnitKind::Compute: return "compute";
+  }
+  return "?";
+}
+
+const char *stagecraft::ruleName(Rule rule) {
+  switch (rule) {
+  case Rule::UnknownUnit: return "unknown-unit";
+  case Rule::SameIterationStage: return "same-iteration-stage";
+  case Rule::SameIterationOrder: return "same-iteration-order";
+  case Rule::LoopCarriedDistance: return "loop-carried-distance";
+  case Rule::LoopCarriedOrder: return "loop-carried-order";
+  case Rule::LoopCarriedLate: return "loop-carried-late";
+  case Rule::CrossGroupRegister: return "cross-group-register";
+  case Rule::WaitOnNonDot: return "wait-on-non-dot";
+  case Rule::SharedMemory: return "shared-memory";
+  case Rule::Registers: return "registers";
+  }
+  return "?";
+}
+
+int LoopGraph::findUnit(llvm::StringRef name) const {
+  for (unsigned i = 0; i < units.size(); ++i)
+    if (units[i].name == name)
+      return i;
+  return -1;
+}
+
+OpSchedule stagecraft::effectiveSchedule(const LoopGraph &graph,
+                                         const Schedule &schedule,
+                                         unsigned unit) {
+  const std::string &name = graph.units[unit].name;
+  if (const OpSchedule *s = schedule.find(name))
+    return *s;
+  if (const OpSchedule *s = graph.initialSchedule.find(name))
+    return *s;
+  return {};
+}
+
+static std::string kib(int64_t bytes) {
+  if (bytes % 1024 == 0)
+    return formatv("{0} KiB", bytes / 1024).str();
+  return formatv("{0:F1} KiB", bytes / 1024.0).str();
+}
+
+namespace {
+/// The pieces every check needs: the effective schedule of each unit and
+/// each unit's position in the steady-state body.
+struct Placed {
+  std::vector<OpSchedule> sched;
+  std::vector<unsigned> bodyOrder; // units sorted by (order, first op)
+  std::vector<unsigned> position;  // unit -> index in bodyOrder
+  int64_t minStage = 0, maxStage = 0;
+
+  Placed(const LoopGraph &g, const Schedule &s) {
+    for (unsigned u = 0; u < g.units.size(); ++u) {
+      sched.push_back(effectiveSchedule(g, s, u));
+      bodyOrder.push_back(u);
+    }
+    auto firstOp = [&](unsigned u) {
+      return g.units[u].ops.empty() ? 0u : g.units[u].ops.front();
+    };
+    std::stable_sort(bodyOrder.begin(), bodyOrder.end(),
+                     [&](unsigned a, unsigned b) {
+                       if (sched[a].order != sched[b].order)
+                         return sched[a].order < sched[b].order;
+                       return firstOp(a) < firstOp(b);
+                     });
+    position.resize(g.units.size());
+    for (unsigned i = 0; i < bodyOrder.size(); ++i)
+      position[bodyOrder[i]] = i;
+    if (!sched.empty()) {
+      minStage = maxStage = sched[0].stage;
+      for (const OpSchedule &o : sched) {
+        minStage = std::min(minStage, o.stage);
+        maxStage = std::max(maxStage, o.stage);
+      }
+    }
+  }
+};
+} // namespace
+
+static void checkEdges(const LoopGraph &g, const Placed &p,
+                       std::vector<Violation> &out) {
+  std::set<std::tuple<unsigned, unsigned, bool>> reported;
+  for (const Edge &e : g.edges) {
+    if (e.def == e.use)
+      continue;
+    if (!reported.insert({e.def, e.use, e.loopCarried}).second)
+      continue;
+    const std::string &d = g.units[e.def].name, &u = g.units[e.use].name;
+    const OpSchedule &sd = p.sched[e.def], &su = p.sched[e.use];
+    const std::string &loc = g.ops[e.useOp].location;
+
+    if (sd.group != su.group && !e.viaSharedMemory) {
+      out.push_back({Rule::CrossGroupRegister, d, u, loc,
+                     formatv("{0} (warp group {1}) uses {2} from {3} (warp "
+                             "group {4}): only tiles loaded to shared memory "
+                             "by TMA can pass between warp groups, a value in "
+                             "registers cannot. Put {0} and {3} in the same "
+                             "warp group.",
+                             u, su.group, e.value, d, sd.group)
+                         .str()});
+    }
+
+    if (!e.loopCarried) {
+      if (su.stage < sd.stage) {
+        out.push_back({Rule::SameIterationStage, d, u, loc,
+                       formatv("{0} (stage {1}) uses {2} from {3} (stage {4}) "
+                               "in the same iteration, but a value must be "
+                               "produced in the same stage as its use or an "
+                               "earlier one: put {3} in stage {1} or earlier, "
+                               "or {0} in stage {4} or later.",
+                               u, su.stage, e.value, d, sd.stage)
+                           .str()});
+      } else if (su.stage == sd.stage && p.position[e.use] < p.position[e.def]) {
+        out.push_back({Rule::SameIterationOrder, d, u, loc,
+                       formatv("{0} uses {1} from {2} in the same iteration and "
+                               "both are in stage {3}, so {2} must come first "
+                               "in the loop body; it comes after {0} (order {4} "
+                               "vs {5}).",
+                               u, e.value, d, su.stage, sd.order, su.order)
+                           .str()});
+      }
+      continue;
+    }
+
+    // Loop-carried: d on source iteration i feeds u on source iteration i+1.
+    if (sd.stage - su.stage > 1) {
+      out.push_back({Rule::LoopCarriedDistance, d, u, loc,
+                     formatv("{0} (stage {1}) uses {2} that {3} (stage {4}) "
+                             "produced in the previous iteration; {3} runs {5} "
+                             "stages later, so the value would not exist yet "
+                             "when {0} needs it. {3} may be at most one stage "
+                             "later than {0}.",
+                             u, su.stage, e.value, d, sd.stage,
+                             sd.stage - su.stage)
+                         .str()});
+    } else if (sd.stage - su.stage == 1 &&
+               p.position[e.def] > p.position[e.use]) {
+      out.push_back({Rule::LoopCarriedOrder, d, u, loc,
+                     formatv("{0} (stage {1}) uses {2} that {3} (stage {4}) "
+                             "produced in the previous iteration. Because {3} "
+                             "is one stage later, that value is produced in "
+                             "the same pass over the loop body, so {3} must "
+                             "come before {0} in the body; it comes after "
+                             "(order {5} vs {6}).",
+                             u, su.stage, e.value, d, sd.stage, sd.order,
+                             su.order)
+                         .str()});
+    } else if (su.stage > sd.stage) {
+      out.push_back({Rule::LoopCarriedLate, d, u, loc,
+                     formatv("{0} (stage {1}) uses {2} that {3} (stage {4}) "
+                             "produced in the previous iteration; with {0} in "
+                             "a later stage than {3}, {3} would already have "
+                             "overwritten it by then. Put {0} in stage {4} or "
+                             "{5}.",
+                             u, su.stage, e.value, d, sd.stage, sd.stage - 1)
+                         .str()});
+    }
+  }
+}
+
+static void computeBuffers(const LoopGraph &g, const Placed &p,
+                           const TargetLimits &limits, ScheduleReport &r) {
+  int64_t ring = 0;
+  for (unsigned l = 0; l < g.units.size(); ++l) {
+    if (g.units[l].kind != UnitKind::Load)
+      continue;
+    int64_t lastUse = p.sched[l].stage;
+    bool asyncReader = false;
+    for (const Edge &e : g.edges) {
+      if (e.def != l || e.use == l)
+        continue;
+      lastUse = std::max(lastUse, p.sched[e.use].stage);
+      if (g.units[e.use].kind == UnitKind::Dot && p.sched[e.use].wait > 0)
+        asyncReader = true;
+    }
+    LoadBuffers b;
+    b.name = g.units[l].name;
+    b.copies = lastUse - p.sched[l].stage + 1 + (asyncReader ? 1 : 0);
+    b.bytesPerCopy = g.units[l].bufferBytes;
+    ring += b.copies * (b.bytesPerCopy + limits.barrierBytesPerCopy);
+    r.buffers.push_back(b);
+  }
+  int64_t total = g.fixedSmemBytes + std::max(ring, g.epilogueSmemBytes);
+  r.smemBytes = total;
+  r.smemLimit = limits.smemPerBlock;
+  if (total > limits.smemPerBlock) {
+    std::string parts;
+    for (const LoadBuffers &b : r.buffers)
+      parts += formatv("{0}{1} x {2} copies", parts.empty() ? "" : ", ", b.name,
+                       b.copies)
+                   .str();
+    r.violations.push_back(
+        {Rule::SharedMemory, "", "", g.loopLocation,
+         formatv("the buffers need {0} of shared memory ({1}), more than the "
+                 "{2} a block can have on Hopper. Each load keeps one copy "
+                 "per stage between it and its last use: move loads closer to "
+                 "their uses.",
+                 kib(total), parts, kib(limits.smemPerBlock))
+             .str()});
+  }
+}
+
+/// Register pressure by liveness over the steady-state body. Op x on source
+/// iteration i runs at time (i + s(x)) * L + P(x), P its body position and L
+/// the body length. A value lives from its def to its last use (half-open,
+/// so an op may reuse its operand's registers for its result); the pressure
+/// at body position p counts every live instance of every value.
+static void computeRegisters(const LoopGraph &g, const Placed &p,
+                             const TargetLimits &limits, ScheduleReport &r) {
+  std::vector<int64_t> opPos(g.ops.size());
+  int64_t L = 0;
+  for (unsigned u : p.bodyOrder)
+    for (unsigned op : g.units[u].ops)
+      opPos[op] = L++;
+  if (L == 0)
+    return;
+  auto time = [&](unsigned op, bool nextIter) {
+    const OpSchedule &s = p.sched[g.ops[op].unit];
+    return (s.stage + (nextIter ? 1 : 0)) * L + opPos[op];
+  };
+  auto ceilDiv = [](int64_t a, int64_t b) {
+    return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+  };
+
+  std::map<int64_t, std::vector<int64_t>> pressure; // group -> per position
+  for (const LoopValue &v : g.values) {
+    if (v.uses.empty())
+      continue;
+    int64_t group = p.sched[g.ops[v.defOp].unit].group;
+    std::vector<int64_t> &pr = pressure[group];
+    pr.resize(L, 0);
+    int64_t birth = time(v.defOp, false), death = birth;
+    for (const ValueUse &use : v.uses)
+      death = std::max(death, time(use.op, use.loopCarried));
+    for (int64_t pos = 0; pos < L; ++pos) {
+      int64_t copies = ceilDiv(death - pos, L) - ceilDiv(birth - pos, L);
+      pr[pos] += copies * v.bytes;
+    }
+  }
+  for (const auto &inv : g.invariantValues) {
+    std::vector<int64_t> &pr = pressure[p.sched[inv.first].group];
+    pr.resize(L, 0);
+    for (int64_t &x : pr)
+      x += inv.second;
+  }
+
+  std::set<int64_t> groups;
+  for (const OpSchedule &s : p.sched)
+    groups.insert(s.group);
+  r.warpSpecialized = groups.size() > 1;
+
+  // Budgets: one group gets what the register file allows per thread; with
+  // warp specialization a load-only group drops to `producerRegs`
+  // (setmaxnreg.dec) and the others share the rest (setmaxnreg.inc).
+  int64_t producerThreads = 0, consumerThreads = 0, allThreads = 0;
+  std::map<int64_t, bool> isProducer;
+  for (int64_t grp : groups) {
+    bool onlyLoads = true;
+    for (unsigned u = 0; u < g.units.size(); ++u)
+      if (p.sched[u].group == grp && g.units[u].kind != UnitKind::Load)
+        onlyLoads = false;
+    int64_t threads = 128 * g.warpGroupsOf(grp);
+    isProducer[grp] = r.warpSpecialized && onlyLoads;
+    (isProducer[grp] ? producerThreads : consumerThreads) += threads;
+    allThreads += threads;
+  }
+  auto floor8 = [](int64_t x) { return x / 8 * 8; };
+  for (int64_t grp : groups) {
+    GroupRegisters gr;
+    gr.group = grp;
+    gr.threads = 128 * g.warpGroupsOf(grp);
+    gr.producer = isProducer[grp];
+    if (!r.warpSpecialized)
+      gr.budget = std::min(limits.maxRegsPerThread,
+                           limits.regsPerSM / std::max<int64_t>(allThreads, 1));
+    else if (gr.producer)
+      gr.budget = limits.producerRegs;
+    else
+      gr.budget = std::min(
+          floor8(limits.maxRegsPerThread),
+          floor8((limits.regsPerSM - producerThreads * limits.producerRegs) /
+                 std::max<int64_t>(consumerThreads, 1)));
+    int64_t peak = 0, peakPos = 0;
+    auto it = pressure.find(grp);
+    if (it != pressure.end())
+      for (int64_t pos = 0; pos < L; ++pos)
+        if (it->second[pos] > peak) {
+          peak = it->second[pos];
+          peakPos = pos;
+        }
+    gr.regsPerThread =
+        (gr.producer ? 0 : limits.regOverhead) + ceilDiv(peak, 4 * gr.threads);
+    if (peak > 0)
+      for (unsigned op = 0; op < g.ops.size(); ++op)
+        if (opPos[op] == peakPos)
+          gr.peakAt = g.units[g.ops[op].unit].name;
+    if (gr.regsPerThread > gr.budget)
+      r.violations.push_back(
+          {Rule::Registers, gr.peakAt, "", g.loopLocation,
+           formatv("warp group {0} needs about {1} registers per thread "
+                   "({2} of tiles live at once, around {3}), over its budget "
+                   "of {4}{5}. Values kept across stages cost one register "
+                   "copy per stage: bring producers closer to their uses, or "
+                   "give the group more warp groups.",
+                   grp, gr.regsPerThread, kib(peak), gr.peakAt, gr.budget,
+                   r.warpSpecialized ? " (setmaxnreg share)" : "")
+               .str()});
+    r.registers.push_back(gr);
+  }
+}
+
+ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
+                                         const Schedule &schedule,
+                                         const TargetLimits &limits) {
+  ScheduleReport r;
+  for (const ScheduleEntry &e : schedule.entries())
+    if (g.findUnit(e.name) < 0) {
+      std::string known;
+      for (const Unit &u : g.units)
+        known += (known.empty() ? "" : ", ") + u.name;
+      r.violations.push_back(
+          {Rule::UnknownUnit, e.name, "", g.loopLocation,
+           formatv("the schedule names \"{0}\", but the loop has no op with "
+                   "that name (it has: {1})",
+                   e.name, known)
+               .str()});
+    }
+
+  Placed p(g, schedule);
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (p.sched[u].wait > 0 && g.units[u].kind != UnitKind::Dot)
+      r.violations.push_back(
+          {Rule::WaitOnNonDot, g.units[u].name, "", g.units[u].location,
+           formatv("{0} has wait = {1}, but a wait depth applies to dots "
+                   "(wgmma) only",
+                   g.units[u].name, p.sched[u].wait)
+               .str()});
+  checkEdges(g, p, r.violations);
+  computeBuffers(g, p, limits, r);
+  computeRegisters(g, p, limits, r);
+
+  r.numStages = g.units.empty() ? 1 : p.maxStage - p.minStage + 1;
+  r.bodyOrder = p.bodyOrder;
+  for (unsigned u : p.bodyOrder) {
+    int64_t ahead = p.maxStage - p.sched[u].stage;
+    if (!r.steadyState.empty())
+      r.steadyState += " ";
+    r.steadyState += g.units[u].name +
+                     (ahead ? formatv("(i+{0})", ahead).str() : "(i)");
+  }
+  return r;
+}
+
+std::string ScheduleReport::summary() const {
+  std::string s = formatv("stages: {0}\n", numStages).str();
+  s += "steady state: " + steadyState + "\n";
+  for (const LoadBuffers &b : buffers)
+    s += formatv("buffer {0}: {1} x {2}\n", b.name, b.copies,
+                 kib(b.bytesPerCopy))
+             .str();
+  s += formatv("shared memory: {0} of {1}\n", kib(smemBytes), kib(smemLimit))
+           .str();
+  for (const GroupRegisters &g : registers)
+    s += formatv("warp group {0}{1}: {2} threads, ~{3} registers/thread "
+                 "(budget {4})\n",
+                 g.group, g.producer ? " (producer)" : "", g.threads,
+                 g.regsPerThread, g.budget)
+             .str();
+  s += warpSpecialized ? "warp specialized: yes\n" : "warp specialized: no\n";
+  return s;
+}
+
+std::string stagecraft::explainMove(const LoopGraph &g,
+                                    const Schedule &schedule,
+                                    llvm::StringRef unit, const OpSchedule &to,
+                                    const TargetLimits &limits) {
+  int u = g.findUnit(unit);
+  if (u < 0)
+    return formatv("there is no op named \"{0}\" in this loop", unit).str();
+  OpSchedule from = effectiveSchedule(g, schedule, u);
+  Schedule moved = schedule;
+  moved.set(unit, to);
+  ScheduleReport before = checkSchedule(g, schedule, limits);
+  ScheduleReport after = checkSchedule(g, moved, limits);
+  if (after.legal())
+    return "";
+  std::string where;
+  if (to.stage != from.stage)
+    where = formatv("stage {0}", to.stage).str();
+  if (to.group != from.group)
+    where += (where.empty() ? "" : ", ") +
+             formatv("warp group {0}", to.group).str();
+  if (where.empty())
+    where = "that position";
+  // Prefer a violation that names the moved unit and that the move caused.
+  auto isNew = [&](const Violation &v) {
+    for (const Violation &b : before.violations)
+      if (b.rule == v.rule && b.def == v.def && b.use == v.use)
+        return false;
+    return true;
+  };
+  const Violation *pick = nullptr;
+  for (const Violation &v : after.violations)
+    if (isNew(v) && (v.def == unit || v.use == unit)) {
+      pick = &v;
+      break;
+    }
+  if (!pick)
+    for (const Violation &v : after.violations)
+      if (isNew(v)) {
+        pick = &v;
+        break;
+      }
+  if (!pick)
+    pick = &after.violations.front();
+  return formatv("{0} cannot move to {1}: {2}", unit, where, pick->message)
+      .str();
+}

@@ -1,0 +1,102 @@
+//===- Legality.h - is a schedule legal, and what does it imply ---*- C++ -*-===//
+//
+// The rules (docs/legality.md), for a body op x with stage s(x), order o(x)
+// and warp group g(x); in steady state kernel iteration k runs x on source
+// iteration k - s(x):
+//  - same-iteration edge d -> u: s(u) >= s(d), and if equal o(u) > o(d);
+//  - loop-carried edge (d's yield feeds u next iteration):
+//    s(u) <= s(d) <= s(u) + 1, and if s(d) = s(u) + 1 then o(d) < o(u);
+//  - a value crossing warp groups must be a TMA-loaded tile (shared memory);
+//  - shared memory of all buffers within the block limit; registers per
+//    thread of each warp group within its budget.
+// Every violation explains itself in words a student understands.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_SCHEDULE_LEGALITY_H
+#define STAGECRAFT_CORE_SCHEDULE_LEGALITY_H
+
+#include "core/Schedule/LoopGraph.h"
+
+namespace stagecraft {
+
+enum class Rule {
+  UnknownUnit,
+  SameIterationStage,
+  SameIterationOrder,
+  LoopCarriedDistance,
+  LoopCarriedOrder,
+  LoopCarriedLate,
+  CrossGroupRegister,
+  WaitOnNonDot,
+  SharedMemory,
+  Registers,
+};
+const char *ruleName(Rule rule);
+
+struct Violation {
+  Rule rule;
+  std::string def, use; // unit names involved (use may be empty)
+  std::string location; // "file:line:col" of the op at fault, or empty
+  std::string message;
+};
+
+struct LoadBuffers {
+  std::string name;
+  int64_t copies = 1;
+  int64_t bytesPerCopy = 0;
+};
+
+struct GroupRegisters {
+  int64_t group = 0;
+  int64_t threads = 128;
+  int64_t regsPerThread = 0;
+  int64_t budget = 255;
+  bool producer = false; // only loads: gets a lowered setmaxnreg budget
+  std::string peakAt;    // unit at which register pressure peaks
+};
+
+struct TargetLimits {
+  int64_t smemPerBlock = 227 * 1024; // Hopper, per block, opt-in
+  int64_t regsPerSM = 65536;
+  int64_t maxRegsPerThread = 255;
+  int64_t producerRegs = 24;        // setmaxnreg.dec for a load-only group
+  int64_t regOverhead = 32;         // addresses, indices, loop state
+  int64_t barrierBytesPerCopy = 16; // full + empty mbarrier
+};
+
+struct ScheduleReport {
+  std::vector<Violation> violations;
+  bool legal() const { return violations.empty(); }
+
+  int64_t numStages = 1;
+  std::vector<LoadBuffers> buffers;
+  int64_t smemBytes = 0;
+  int64_t smemLimit = 0;
+  std::vector<GroupRegisters> registers;
+  bool warpSpecialized = false;
+  /// The steady-state body in order, e.g. "MMA0(i+1) Softmax(i) MUL(i)".
+  std::string steadyState;
+  /// Units in body order (by order, then program order).
+  std::vector<unsigned> bodyOrder;
+
+  /// A few lines: stages, buffers, shared memory, registers, body.
+  std::string summary() const;
+};
+
+/// The schedule of every unit: `schedule`'s entry where it has one, the
+/// graph's initial schedule otherwise.
+OpSchedule effectiveSchedule(const LoopGraph &graph, const Schedule &schedule,
+                             unsigned unit);
+
+ScheduleReport checkSchedule(const LoopGraph &graph, const Schedule &schedule,
+                             const TargetLimits &limits = {});
+
+/// Explains why moving `unit` to `to` is illegal ("loadK cannot move to
+/// stage 3: ..."), or returns an empty string when the move is legal.
+std::string explainMove(const LoopGraph &graph, const Schedule &schedule,
+                        llvm::StringRef unit, const OpSchedule &to,
+                        const TargetLimits &limits = {});
+
+} // namespace stagecraft
+
+#endif // STAGECRAFT_CORE_SCHEDULE_LEGALITY_H

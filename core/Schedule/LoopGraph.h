@@ -1,0 +1,94 @@
+//===- LoopGraph.h - the dependency graph of a pipelined loop -----*- C++ -*-===//
+//
+// Plain data, extracted once from the IR (LoopGraphBuilder.h): the units of a
+// loop body (ops sharing a schedule name), the edges between them
+// (same-iteration and loop-carried), and the sizes legality and resource
+// checks need. Checking a schedule against it touches no IR, so the app can
+// re-check on every drag.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_SCHEDULE_LOOPGRAPH_H
+#define STAGECRAFT_CORE_SCHEDULE_LOOPGRAPH_H
+
+#include "core/Schedule/Schedule.h"
+
+#include <string>
+#include <vector>
+
+namespace stagecraft {
+
+enum class UnitKind { Load, Dot, Compute };
+const char *unitKindName(UnitKind kind);
+
+/// One op of the loop body, in program order.
+struct LoopOp {
+  unsigned unit = 0;
+  std::string opName;   // e.g. "tile.dot"
+  std::string location; // "file:line:col", or empty
+};
+
+/// A use of a value by a body op, in the same iteration or (through an
+/// iter_arg) in the next one.
+struct ValueUse {
+  unsigned op = 0;
+  bool loopCarried = false;
+};
+
+/// A tensor value defined by a body op and held in registers (load results
+/// live in shared memory and are not listed).
+struct LoopValue {
+  unsigned defOp = 0;
+  int64_t bytes = 0;
+  std::vector<ValueUse> uses;
+};
+
+struct Unit {
+  std::string name;
+  UnitKind kind = UnitKind::Compute;
+  std::vector<unsigned> ops; // indices into LoopGraph::ops, program order
+  int64_t bufferBytes = 0;   // loads: bytes of one shared-memory buffer
+  int64_t flops = 0;         // dots: per iteration
+  std::string location;      // of its first op
+  std::string summary;       // e.g. "tile.reduce, arith.maximumf, ..."
+};
+
+struct Edge {
+  unsigned def = 0, use = 0; // unit indices
+  unsigned defOp = 0, useOp = 0;
+  bool loopCarried = false;
+  bool viaSharedMemory = false; // the value is a TMA-loaded tile
+  std::string value;            // a human description, e.g. "its tile"
+};
+
+struct LoopGraph {
+  std::string kernel;
+  std::string loopLocation;
+  std::vector<Unit> units;
+  std::vector<LoopOp> ops;
+  std::vector<LoopValue> values;
+  std::vector<Edge> edges;
+  /// Register-resident tensors from outside the loop read in the body,
+  /// per group-less unit (bytes, using unit).
+  std::vector<std::pair<unsigned, int64_t>> invariantValues;
+  /// Shared memory beside the ring buffers: tiles loaded outside the loop
+  /// (live throughout).
+  int64_t fixedSmemBytes = 0;
+  /// Staging tiles of the stores after the loop; they reuse the ring, which
+  /// is free by then.
+  int64_t epilogueSmemBytes = 0;
+  /// Warp groups per schedule group (`tile.warpgroups`); missing groups have 1.
+  std::vector<int64_t> warpGroups;
+  /// The schedule written in the IR, with defaults for ops that had none.
+  Schedule initialSchedule;
+
+  int findUnit(llvm::StringRef name) const;
+  int64_t warpGroupsOf(int64_t group) const {
+    return group >= 0 && group < static_cast<int64_t>(warpGroups.size())
+               ? warpGroups[group]
+               : 1;
+  }
+};
+
+} // namespace stagecraft
+
+#endif // STAGECRAFT_CORE_SCHEDULE_LOOPGRAPH_H

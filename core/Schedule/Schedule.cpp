@@ -1,0 +1,200 @@
+//===- Schedule.cpp - schedule model and its JSON form --------------------===//
+#include "core/Schedule/Schedule.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace stagecraft;
+using llvm::StringRef;
+
+const OpSchedule *Schedule::find(StringRef name) const {
+  for (const ScheduleEntry &e : entries_)
+    if (e.name == name)
+      return &e.sched;
+  return nullptr;
+}
+
+OpSchedule *Schedule::find(StringRef name) {
+  for (ScheduleEntry &e : entries_)
+    if (e.name == name)
+      return &e.sched;
+  return nullptr;
+}
+
+void Schedule::set(StringRef name, const OpSchedule &sched) {
+  if (OpSchedule *s = find(name)) {
+    *s = sched;
+    return;
+  }
+  entries_.push_back({name.str(), sched});
+}
+
+bool Schedule::operator==(const Schedule &o) const {
+  if (kernel != o.kernel || entries_.size() != o.entries_.size())
+    return false;
+  for (const ScheduleEntry &e : entries_) {
+    const OpSchedule *other = o.find(e.name);
+    if (!other || *other != e.sched)
+      return false;
+  }
+  return true;
+}
+
+std::string Schedule::toJson() const {
+  std::vector<const ScheduleEntry *> sorted;
+  for (const ScheduleEntry &e : entries_)
+    sorted.push_back(&e);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const ScheduleEntry *a, const ScheduleEntry *b) {
+                     if (a->sched.order != b->sched.order)
+                       return a->sched.order < b->sched.order;
+                     return a->name < b->name;
+                   });
+  std::string out = "{\n  \"format\": \"stagecraft-schedule\",\n  \"version\": 1,\n";
+  out += "  \"kernel\": " + llvm::formatv("{0}", llvm::json::Value(kernel)).str() + ",\n";
+  out += "  \"ops\": [";
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const ScheduleEntry &e = *sorted[i];
+    out += i ? ",\n    " : "\n    ";
+    out += llvm::formatv("{{\"name\": {0}, \"stage\": {1}, \"order\": {2}, "
+                         "\"group\": {3}",
+                         llvm::json::Value(e.name), e.sched.stage,
+                         e.sched.order, e.sched.group)
+               .str();
+    if (e.sched.wait)
+      out += llvm::formatv(", \"wait\": {0}", e.sched.wait).str();
+    out += "}";
+  }
+  out += sorted.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+static llvm::Error scheduleError(StringRef source, const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (source + ": " + msg).str());
+}
+
+/// llvm::json::parse is recursive: refuse nesting that could overflow the
+/// stack (a schedule nests three levels) and absurd sizes before parsing.
+static std::string checkJsonShape(StringRef text) {
+  if (text.size() > (16u << 20))
+    return "file is over 16 MiB; a schedule is a few hundred bytes";
+  unsigned depth = 0, line = 1, col = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+    }
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > 32)
+        return (llvm::Twine("line ") + llvm::Twine(line) + " column " +
+                llvm::Twine(col) + ": nesting deeper than 32 levels")
+            .str();
+    } else if ((c == ']' || c == '}') && depth)
+      --depth;
+  }
+  return "";
+}
+
+llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
+  if (text.trim().empty())
+    return scheduleError(source, "empty schedule file");
+  std::string shape = checkJsonShape(text);
+  if (!shape.empty())
+    return scheduleError(source, "invalid JSON: " + shape);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed)
+    return scheduleError(source, "invalid JSON: " +
+                                     llvm::toString(parsed.takeError()));
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return scheduleError(source, "a schedule must be a JSON object");
+  if (auto format = root->getString("format"))
+    if (*format != "stagecraft-schedule")
+      return scheduleError(source, "\"format\" must be \"stagecraft-schedule\"");
+  if (auto version = root->getInteger("version"))
+    if (*version != 1)
+      return scheduleError(source, "unsupported schedule version " +
+                                       llvm::Twine(*version) + " (expected 1)");
+  for (const auto &kv : *root) {
+    StringRef key = kv.first;
+    if (key != "format" && key != "version" && key != "kernel" && key != "ops")
+      return scheduleError(source, "unknown top-level field \"" + key + "\"");
+  }
+
+  Schedule schedule;
+  if (const llvm::json::Value *kernel = root->get("kernel")) {
+    auto s = kernel->getAsString();
+    if (!s)
+      return scheduleError(source, "\"kernel\" must be a string");
+    schedule.kernel = s->str();
+  }
+  const llvm::json::Array *ops = root->getArray("ops");
+  if (!ops)
+    return scheduleError(source, "missing \"ops\" array");
+
+  std::set<std::string> seen;
+  for (size_t i = 0; i < ops->size(); ++i) {
+    std::string where = "ops[" + std::to_string(i) + "]";
+    const llvm::json::Object *entry = (*ops)[i].getAsObject();
+    if (!entry)
+      return scheduleError(source, where + " must be an object");
+    auto name = entry->getString("name");
+    if (!name || name->empty())
+      return scheduleError(source, where + " needs a non-empty \"name\"");
+    where += " (\"" + name->str() + "\")";
+    if (!seen.insert(name->str()).second)
+      return scheduleError(source, where + ": the name appears twice");
+    OpSchedule sched;
+    struct Field {
+      const char *key;
+      int64_t *dst;
+      bool required;
+      int64_t lo, hi;
+    } fields[] = {{"stage", &sched.stage, true, 0, 64},
+                  {"order", &sched.order, true, 0, 1 << 20},
+                  {"group", &sched.group, true, 0, 7},
+                  {"wait", &sched.wait, false, 0, 7}};
+    for (const Field &f : fields) {
+      const llvm::json::Value *v = entry->get(f.key);
+      if (!v) {
+        if (f.required)
+          return scheduleError(source, where + " is missing \"" + f.key + "\"");
+        continue;
+      }
+      auto n = v->getAsInteger();
+      if (!n)
+        return scheduleError(source, where + ": \"" + f.key +
+                                         "\" must be an integer");
+      if (*n < f.lo || *n > f.hi)
+        return scheduleError(source, where + ": \"" + f.key + "\" = " +
+                                         llvm::Twine(*n) + " is out of range " +
+                                         llvm::Twine(f.lo) + ".." +
+                                         llvm::Twine(f.hi));
+      *f.dst = *n;
+    }
+    for (const auto &kv : *entry) {
+      StringRef key = kv.first;
+      if (key != "name" && key != "stage" && key != "order" &&
+          key != "group" && key != "wait")
+        return scheduleError(source, where + ": unknown field \"" + key + "\"");
+    }
+    schedule.set(*name, sched);
+  }
+  return schedule;
+}

@@ -1,0 +1,75 @@
+//===- Schedule.h - the schedule of a pipelined loop --------------*- C++ -*-===//
+//
+// A schedule maps each unit of a loop body (ops sharing a name: a card on the
+// board) to a stage, an order (its position in the steady-state body,
+// loop-wide) and a warp group. It lives in the IR as `tile.sched` attributes
+// and apart from it as JSON keyed by unit name (docs/schedule-format.md).
+// This header knows nothing of MLIR: the app edits schedules without IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_SCHEDULE_SCHEDULE_H
+#define STAGECRAFT_CORE_SCHEDULE_SCHEDULE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stagecraft {
+
+struct OpSchedule {
+  int64_t stage = 0;
+  int64_t order = 0;
+  int64_t group = 0;
+  /// Dots only: wgmma groups allowed in flight after this dot (MMA pipelining).
+  int64_t wait = 0;
+
+  bool operator==(const OpSchedule &o) const {
+    return stage == o.stage && order == o.order && group == o.group &&
+           wait == o.wait;
+  }
+  bool operator!=(const OpSchedule &o) const { return !(*this == o); }
+};
+
+struct ScheduleEntry {
+  std::string name;
+  OpSchedule sched;
+  bool operator==(const ScheduleEntry &o) const {
+    return name == o.name && sched == o.sched;
+  }
+};
+
+class Schedule {
+public:
+  /// The kernel this schedule belongs to (informational; checked on import).
+  std::string kernel;
+
+  const std::vector<ScheduleEntry> &entries() const { return entries_; }
+  const OpSchedule *find(llvm::StringRef name) const;
+  OpSchedule *find(llvm::StringRef name);
+  /// Sets (or adds) the schedule of `name`.
+  void set(llvm::StringRef name, const OpSchedule &sched);
+  size_t size() const { return entries_.size(); }
+
+  /// Equal when both map the same names to the same schedules (entry order
+  /// is not part of a schedule's meaning).
+  bool operator==(const Schedule &o) const;
+  bool operator!=(const Schedule &o) const { return !(*this == o); }
+
+  /// Canonical JSON: entries sorted by (order, name), one per line, so that
+  /// export(import(export(s))) == export(s) byte for byte.
+  std::string toJson() const;
+  /// Parses JSON; errors name `sourceName`, the entry and the field.
+  static llvm::Expected<Schedule> fromJson(llvm::StringRef text,
+                                           llvm::StringRef sourceName);
+
+private:
+  std::vector<ScheduleEntry> entries_;
+};
+
+} // namespace stagecraft
+
+#endif // STAGECRAFT_CORE_SCHEDULE_SCHEDULE_H

@@ -1,0 +1,321 @@
+//===- ScheduleIR.cpp - schedules in the IR -------------------------------===//
+#include "core/Schedule/ScheduleIR.h"
+#include "core/Schedule/Legality.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::tile;
+
+std::string stagecraft::formatLocation(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      out = llvm::formatv("{0}:{1}:{2}", f.getFilename().getValue(),
+                          f.getLine(), f.getColumn())
+                .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return out;
+}
+
+static bool isTensor(Type t) { return isa<RankedTensorType>(t); }
+
+bool stagecraft::isScheduledOp(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>())
+    return false;
+  if (isa<LoadOp, StoreOp, DotOp>(op) || getSchedule(op))
+    return true;
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+FailureOr<scf::ForOp> stagecraft::findPipelinedLoop(func::FuncOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (isa<LoadOp>(op) || getSchedule(&op)) {
+        loops.push_back(loop);
+        return;
+      }
+  });
+  if (loops.empty())
+    return kernel.emitError("kernel @")
+           << kernel.getSymName()
+           << " has no loop to pipeline: no scf.for body holds a tile.load "
+              "or an op with a tile.sched attribute";
+  if (loops.size() > 1) {
+    auto diag = loops[1].emitError("kernel @")
+                << kernel.getSymName()
+                << " has more than one loop to pipeline; only one loop per "
+                   "kernel can be scheduled";
+    diag.attachNote(loops[0].getLoc()) << "the first one is here";
+    return diag;
+  }
+  return loops.front();
+}
+
+int LoopUnits::find(llvm::StringRef name) const {
+  for (unsigned i = 0; i < names.size(); ++i)
+    if (names[i] == name)
+      return i;
+  return -1;
+}
+
+FailureOr<LoopUnits> stagecraft::collectUnits(scf::ForOp loop) {
+  LoopUnits units;
+  std::map<std::string, Operation *> first;
+  std::set<std::string> explicitNames;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (ScheduleAttr s = getSchedule(&op))
+      explicitNames.insert(s.getName().str());
+
+  std::map<std::string, unsigned> counters;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!isScheduledOp(&op))
+      continue;
+    if (op.getNumRegions() != 0)
+      return op.emitError("'")
+             << op.getName()
+             << "' has regions; only ops directly in the loop body can be "
+                "scheduled (software pipelining stages whole ops)";
+    std::string name;
+    if (ScheduleAttr s = getSchedule(&op)) {
+      name = s.getName().str();
+      auto it = first.find(name);
+      if (it != first.end()) {
+        ScheduleAttr f = getSchedule(it->second);
+        if (f.getStage() != s.getStage() || f.getOrder() != s.getOrder() ||
+            f.getGroup() != s.getGroup() || f.getWait() != s.getWait()) {
+          auto diag = op.emitError("ops named \"")
+                      << name << "\" disagree on their schedule: ops that "
+                                 "share a name move together and need the "
+                                 "same stage, order, group and wait";
+          diag.attachNote(it->second->getLoc()) << "the first op named \""
+                                                << name << "\" is here";
+          return diag;
+        }
+      }
+    } else {
+      StringRef mnemonic = op.getName().stripDialect();
+      do {
+        name = llvm::formatv("{0}_{1}", mnemonic, counters[mnemonic.str()]++)
+                   .str();
+      } while (explicitNames.count(name));
+    }
+    int idx = units.find(name);
+    if (idx < 0) {
+      units.names.push_back(name);
+      units.ops.emplace_back();
+      idx = units.names.size() - 1;
+      first[name] = &op;
+    }
+    units.ops[idx].push_back(&op);
+  }
+  return units;
+}
+
+static int64_t tensorBytes(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  if (!t || !t.hasStaticShape())
+    return 0;
+  return t.getNumElements() *
+         std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+static std::string describeValue(Value v, bool fromLoad) {
+  std::string shape;
+  if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
+    for (int64_t d : t.getShape())
+      shape += std::to_string(d) + "x";
+    llvm::raw_string_ostream os(shape);
+    os << t.getElementType();
+  }
+  return fromLoad ? "the " + shape + " tile" : "the " + shape + " result";
+}
+
+FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
+  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoop(kernel);
+  if (failed(maybeLoop))
+    return failure();
+  scf::ForOp loop = *maybeLoop;
+  FailureOr<LoopUnits> units = collectUnits(loop);
+  if (failed(units))
+    return failure();
+
+  LoopGraph g;
+  g.kernel = kernel.getSymName().str();
+  g.loopLocation = formatLocation(loop.getLoc());
+  if (auto wg = kernel->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kWarpGroupsAttrName))
+    g.warpGroups.assign(wg.asArrayRef().begin(), wg.asArrayRef().end());
+
+  // Ops and units.
+  DenseMap<Operation *, unsigned> opIndex;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!isScheduledOp(&op))
+      continue;
+    opIndex[&op] = g.ops.size();
+    g.ops.push_back({0, op.getName().getStringRef().str(),
+                     formatLocation(op.getLoc())});
+  }
+  for (unsigned u = 0; u < units->names.size(); ++u) {
+    Unit unit;
+    unit.name = units->names[u];
+    bool hasLoad = false, hasDot = false;
+    for (Operation *op : units->ops[u]) {
+      unsigned i = opIndex[op];
+      g.ops[i].unit = u;
+      unit.ops.push_back(i);
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        hasLoad = true;
+        unit.bufferBytes += load.getDesc().getType().getBoxBytes();
+      }
+      if (auto dot = dyn_cast<DotOp>(op)) {
+        hasDot = true;
+        unit.flops += dot.getFlops();
+      }
+      std::string opName = op->getName().getStringRef().str();
+      if (unit.summary.find(opName) == std::string::npos)
+        unit.summary += (unit.summary.empty() ? "" : ", ") + opName;
+    }
+    unit.kind = hasDot ? UnitKind::Dot : hasLoad ? UnitKind::Load : UnitKind::Compute;
+    unit.location = g.ops[unit.ops.front()].location;
+    g.units.push_back(std::move(unit));
+  }
+
+  // Edges and register-resident values.
+  Operation *yield = loop.getBody()->getTerminator();
+  auto bodyOpOf = [&](Value v) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    return def && opIndex.count(def) ? def : nullptr;
+  };
+  DenseSet<Value> invariants;
+  for (Operation &user : loop.getBody()->without_terminator()) {
+    if (!opIndex.count(&user))
+      continue;
+    unsigned u = opIndex[&user];
+    for (Value operand : user.getOperands()) {
+      bool carried = false;
+      Value source = operand;
+      if (auto arg = dyn_cast<BlockArgument>(operand)) {
+        if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+          continue; // induction variable or outer block argument
+        source = yield->getOperand(arg.getArgNumber() - 1);
+        carried = true;
+      }
+      Operation *def = bodyOpOf(source);
+      if (!def) {
+        // A tensor from outside the loop: registers for the whole loop
+        // unless it is a loaded tile (shared memory) or a constant.
+        Operation *outer = source.getDefiningOp();
+        if (!carried && isTensor(source.getType()) &&
+            !(outer && (isa<LoadOp>(outer) ||
+                        outer->hasTrait<OpTrait::ConstantLike>())) &&
+            invariants.insert(source).second)
+          g.invariantValues.push_back(
+              {g.ops[u].unit, tensorBytes(source.getType())});
+        continue;
+      }
+      unsigned d = opIndex[def];
+      bool fromLoad = isa<LoadOp>(def);
+      if (g.ops[d].unit != g.ops[u].unit || carried)
+        g.edges.push_back({g.ops[d].unit, g.ops[u].unit, d, u, carried,
+                           fromLoad, describeValue(source, fromLoad)});
+    }
+  }
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (!opIndex.count(&op) || isa<LoadOp>(op))
+      continue;
+    for (Value result : op.getResults()) {
+      if (!isTensor(result.getType()))
+        continue;
+      LoopValue v;
+      v.defOp = opIndex[&op];
+      // A broadcast is a view: in registers each thread keeps the row values
+      // it already has, so it costs what its input costs.
+      v.bytes = isa<BroadcastOp>(op) ? tensorBytes(op.getOperand(0).getType())
+                                     : tensorBytes(result.getType());
+      for (OpOperand &use : result.getUses()) {
+        Operation *owner = use.getOwner();
+        if (owner == yield) {
+          Value arg = loop.getRegionIterArgs()[use.getOperandNumber()];
+          for (Operation *argUser : arg.getUsers())
+            if (opIndex.count(argUser))
+              v.uses.push_back({opIndex[argUser], true});
+        } else if (opIndex.count(owner)) {
+          v.uses.push_back({opIndex[owner], false});
+        }
+      }
+      g.values.push_back(std::move(v));
+    }
+  }
+
+  // Shared memory beside the ring: loads outside the loop, and the staging
+  // tiles of stores (which reuse the ring after the loop).
+  kernel.walk([&](Operation *op) {
+    if (op->getParentOp() == loop.getOperation())
+      return;
+    if (auto load = dyn_cast<LoadOp>(op))
+      g.fixedSmemBytes += load.getDesc().getType().getBoxBytes();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      g.epilogueSmemBytes += store.getDesc().getType().getBoxBytes();
+  });
+
+  // The schedule in the IR, with defaults.
+  int64_t maxStage = -1, maxOrder = -1;
+  for (unsigned u = 0; u < units->names.size(); ++u)
+    if (ScheduleAttr s = getSchedule(units->ops[u].front())) {
+      maxStage = std::max(maxStage, s.getStage());
+      maxOrder = std::max(maxOrder, s.getOrder());
+    }
+  int64_t lastStage = maxStage >= 0 ? maxStage : 1;
+  g.initialSchedule.kernel = g.kernel;
+  for (unsigned u = 0; u < units->names.size(); ++u) {
+    OpSchedule o;
+    if (ScheduleAttr s = getSchedule(units->ops[u].front())) {
+      o = {s.getStage(), s.getOrder(), s.getGroup(), s.getWait()};
+    } else {
+      o.stage = g.units[u].kind == UnitKind::Load ? 0 : lastStage;
+      o.order = maxOrder + 1 + u;
+    }
+    g.initialSchedule.set(units->names[u], o);
+  }
+  return g;
+}
+
+LogicalResult stagecraft::writeSchedule(func::FuncOp kernel,
+                                        const Schedule &schedule) {
+  FailureOr<LoopGraph> graph = buildLoopGraph(kernel);
+  if (failed(graph))
+    return failure();
+  for (const ScheduleEntry &e : schedule.entries())
+    if (graph->findUnit(e.name) < 0) {
+      std::string known;
+      for (const Unit &u : graph->units)
+        known += (known.empty() ? "" : ", ") + u.name;
+      return kernel.emitError("the schedule names \"")
+             << e.name << "\", but the pipelined loop of @"
+             << kernel.getSymName() << " has no op with that name (it has: "
+             << known << ")";
+    }
+  scf::ForOp loop = *findPipelinedLoop(kernel);
+  FailureOr<LoopUnits> units = collectUnits(loop);
+  if (failed(units))
+    return failure();
+  MLIRContext *ctx = kernel.getContext();
+  for (unsigned u = 0; u < units->names.size(); ++u) {
+    OpSchedule s = effectiveSchedule(*graph, schedule, u);
+    auto attr = ScheduleAttr::get(ctx, units->names[u], s.stage, s.order,
+                                  s.group, s.wait);
+    for (Operation *op : units->ops[u])
+      setSchedule(op, attr);
+  }
+  return success();
+}

@@ -1,0 +1,76 @@
+//===- InputCheck.cpp - refuse input the MLIR parser should not see -------===//
+#include "core/Support/InputCheck.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace stagecraft;
+
+std::string stagecraft::checkInputText(llvm::StringRef text,
+                                       llvm::StringRef filename,
+                                       const InputLimits &limits) {
+  auto at = [&](unsigned line, unsigned col, const llvm::Twine &msg) {
+    return llvm::formatv("{0}:{1}:{2}: error: {3}", filename, line, col,
+                         msg.str())
+        .str();
+  };
+  if (text.size() > limits.maxBytes)
+    return at(1, 1, llvm::formatv("file is {0} MiB; loop IR files over {1} MiB "
+                                  "are refused",
+                                  text.size() >> 20, limits.maxBytes >> 20)
+                        .str());
+  if (text.trim().empty())
+    return at(1, 1, "file is empty: expected a module with a tile kernel");
+
+  unsigned line = 1, col = 1, depth = 0;
+  bool inString = false, inComment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = text[i];
+    if (c == 0)
+      return at(line, col, "file contains a NUL byte: is it a binary file, "
+                           "not MLIR text?");
+    if (c == '\n') {
+      ++line;
+      col = 1;
+      inComment = false;
+      continue;
+    }
+    ++col;
+    if (inComment)
+      continue;
+    if (inString) {
+      if (c == '\\')
+        ++i, ++col;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    switch (c) {
+    case '"':
+      inString = true;
+      break;
+    case '/':
+      if (i + 1 < text.size() && text[i + 1] == '/')
+        inComment = true;
+      break;
+    case '(': case '[': case '{': case '<':
+      if (++depth > limits.maxNesting)
+        return at(line, col - 1,
+                  llvm::formatv("brackets nest deeper than {0} levels; "
+                                "refusing to parse (no loop IR is that deep)",
+                                limits.maxNesting)
+                      .str());
+      break;
+    case ')': case ']': case '}':
+      depth = depth ? depth - 1 : 0;
+      break;
+    case '>':
+      // `->` is an arrow, not a closing bracket.
+      if (!(i > 0 && text[i - 1] == '-'))
+        depth = depth ? depth - 1 : 0;
+      break;
+    default:
+      break;
+    }
+  }
+  return "";
+}

@@ -1,0 +1,67 @@
+//===- Passes.td - Stagecraft passes ------------------------*- tablegen -*-===//
+#ifndef STAGECRAFT_PASSES
+#define STAGECRAFT_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileVerifySchedule : Pass<"tile-verify-schedule", "::mlir::ModuleOp"> {
+  let summary = "Check each kernel's loop schedule and report what it implies";
+  let description = [{
+    Checks the schedule of each kernel's pipelined loop against the legality
+    rules (docs/legality.md). An illegal schedule gets one error per
+    violation, at the op at fault, in words that name the ops, the edge and
+    the rule; the pass then fails. A legal one gets a remark at the loop with
+    the steady-state body (e.g. `MMA0(i+1) Softmax(i) MUL(i) MMA1(i)
+    loadK(i+3) loadV(i+2)`), the stage count, buffers, shared memory and
+    registers per warp group.
+  }];
+  let options = [
+    Option<"summary", "summary", "bool", /*default=*/"true",
+           "Emit the remark with the schedule summary for legal schedules">
+  ];
+}
+
+def TileApplySchedule : Pass<"tile-apply-schedule", "::mlir::ModuleOp"> {
+  let summary = "Apply a JSON schedule to the kernel's loop";
+  let description = [{
+    Reads a schedule (docs/schedule-format.md) and writes it into the
+    `tile.sched` attributes of the kernel's pipelined loop. Units the file
+    does not name keep their schedule. A schedule that names an unknown op
+    or that is illegal is refused with the explanation, and the IR is left
+    as it was.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"",
+           "Path of the schedule JSON file">,
+    Option<"kernel", "kernel", "std::string", /*default=*/"",
+           "Kernel to apply it to (default: the only kernel)">,
+    Option<"allowIllegal", "allow-illegal", "bool", /*default=*/"false",
+           "Apply even an illegal schedule (for exploring; codegen refuses it)">
+  ];
+}
+
+def TileMaterializeSchedule : Pass<"tile-materialize-schedule", "::mlir::ModuleOp"> {
+  let summary = "Write the default schedule of unscheduled ops into the IR";
+  let description = [{
+    Gives every op of each kernel's pipelined loop an explicit `tile.sched`
+    attribute: ops that had one keep it; the others get the defaults
+    (docs/schedule-format.md).
+  }];
+}
+
+def TileExportSchedule : Pass<"tile-export-schedule", "::mlir::ModuleOp"> {
+  let summary = "Write the kernel's schedule as JSON";
+  let description = [{
+    Writes the effective schedule of the kernel's pipelined loop (defaults
+    included) as canonical JSON to `file` (`-` for stdout). The IR is not
+    changed.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"-\"",
+           "Output path, or - for stdout">,
+    Option<"kernel", "kernel", "std::string", /*default=*/"",
+           "Kernel to export (default: the only kernel)">
+  ];
+}
+
+#endif // STAGECRAFT_PASSES

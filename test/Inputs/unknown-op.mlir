@@ -1,0 +1,3 @@
+module {
+  %x = "tile.frobnicate"() : () -> i32
+}

@@ -1,0 +1,235 @@
+//===- LegalityTest.cpp - each legality rule, passing and failing ---------===//
+#include "core/Schedule/Legality.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+
+namespace {
+
+/// A hand-built loop graph: one op per unit, edges by unit name.
+struct GraphBuilder {
+  LoopGraph g;
+  unsigned unit(const std::string &name, UnitKind kind, int64_t bufferBytes = 0) {
+    unsigned idx = g.units.size();
+    Unit u;
+    u.name = name;
+    u.kind = kind;
+    u.bufferBytes = bufferBytes;
+    u.ops = {static_cast<unsigned>(g.ops.size())};
+    u.location = "test.mlir:" + std::to_string(idx + 1) + ":3";
+    g.ops.push_back({idx, kind == UnitKind::Load ? "tile.load" : "tile.dot", u.location});
+    g.units.push_back(u);
+    return idx;
+  }
+  void edge(unsigned d, unsigned u, bool carried = false) {
+    g.edges.push_back({d, u, g.units[d].ops[0], g.units[u].ops[0], carried,
+                       g.units[d].kind == UnitKind::Load, "the 128x64xbf16 tile"});
+  }
+  void value(unsigned d, int64_t bytes, std::vector<std::pair<unsigned, bool>> uses) {
+    LoopValue v;
+    v.defOp = g.units[d].ops[0];
+    v.bytes = bytes;
+    for (auto [u, carried] : uses)
+      v.uses.push_back({g.units[u].ops[0], carried});
+    g.values.push_back(v);
+  }
+};
+
+Schedule sched(std::vector<std::pair<std::string, OpSchedule>> entries) {
+  Schedule s;
+  for (auto &[n, o] : entries)
+    s.set(n, o);
+  return s;
+}
+
+bool hasRule(const ScheduleReport &r, Rule rule) {
+  for (const Violation &v : r.violations)
+    if (v.rule == rule)
+      return true;
+  return false;
+}
+
+/// load -> dot, the GEMM body.
+struct LoadDot : ::testing::Test {
+  GraphBuilder b;
+  unsigned load, dot;
+  void SetUp() override {
+    load = b.unit("loadA", UnitKind::Load, 16384);
+    dot = b.unit("MMA", UnitKind::Dot);
+    b.edge(load, dot);
+    b.edge(dot, dot, /*carried=*/true);
+  }
+};
+
+TEST_F(LoadDot, SameIterationStageLegalWhenUseIsLater) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 0}}}));
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.numStages, 3);
+  EXPECT_EQ(r.steadyState, "MMA(i) loadA(i+2)");
+  ASSERT_EQ(r.buffers.size(), 1u);
+  EXPECT_EQ(r.buffers[0].copies, 3);
+}
+
+TEST_F(LoadDot, SameIterationStageIllegalWhenUseIsEarlier) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {2, 0, 0}}, {"MMA", {1, 1, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::SameIterationStage));
+  const Violation &v = r.violations.front();
+  EXPECT_EQ(v.def, "loadA");
+  EXPECT_EQ(v.use, "MMA");
+  EXPECT_NE(v.message.find("MMA (stage 1) uses the 128x64xbf16 tile from loadA (stage 2) in the same iteration"),
+            std::string::npos)
+      << v.message;
+  EXPECT_EQ(v.location, "test.mlir:2:3");
+}
+
+TEST_F(LoadDot, SameIterationOrderLegalWhenDefComesFirst) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {1, 0, 0}}, {"MMA", {1, 1, 0}}}));
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.steadyState, "loadA(i) MMA(i)");
+}
+
+TEST_F(LoadDot, SameIterationOrderIllegalWhenUseComesFirst) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {1, 1, 0}}, {"MMA", {1, 0, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::SameIterationOrder));
+  EXPECT_NE(r.violations[0].message.find("so loadA must come first"), std::string::npos)
+      << r.violations[0].message;
+}
+
+TEST_F(LoadDot, WaitDepthOnDotIsLegalAndAddsABuffer) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {1, 0, 0, 1}}}));
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.buffers[0].copies, 3); // distance 1 + 1 + async reader
+}
+
+TEST_F(LoadDot, WaitDepthOnLoadIsIllegal) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0, 1}}, {"MMA", {1, 0, 0}}}));
+  EXPECT_TRUE(hasRule(r, Rule::WaitOnNonDot));
+}
+
+TEST_F(LoadDot, CrossGroupLegalForLoadedTiles) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {1, 0, 1}}}));
+  EXPECT_TRUE(r.legal());
+  EXPECT_TRUE(r.warpSpecialized);
+  ASSERT_EQ(r.registers.size(), 2u);
+  EXPECT_TRUE(r.registers[0].producer);
+  EXPECT_EQ(r.registers[0].budget, 24);
+}
+
+TEST_F(LoadDot, UnknownNameIsReported) {
+  auto r = checkSchedule(b.g, sched({{"loadZ", {0, 0, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::UnknownUnit));
+  EXPECT_NE(r.violations[0].message.find("it has: loadA, MMA"), std::string::npos);
+}
+
+TEST_F(LoadDot, SharedMemoryLegalUnderTheLimit) {
+  b.g.units[load].bufferBytes = 64 * 1024;
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 0}}}));
+  EXPECT_TRUE(r.legal()) << r.violations[0].message;
+  EXPECT_EQ(r.smemBytes, 3 * (64 * 1024 + 16));
+}
+
+TEST_F(LoadDot, SharedMemoryIllegalOverTheLimit) {
+  b.g.units[load].bufferBytes = 64 * 1024;
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {3, 0, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::SharedMemory));
+  EXPECT_NE(r.violations[0].message.find("loadA x 4 copies"), std::string::npos)
+      << r.violations[0].message;
+}
+
+/// Three compute units: a -> b -> c, with c's result carried back to a.
+struct Chain : ::testing::Test {
+  GraphBuilder b;
+  unsigned a, m, c;
+  void SetUp() override {
+    a = b.unit("A", UnitKind::Compute);
+    m = b.unit("B", UnitKind::Compute);
+    c = b.unit("C", UnitKind::Compute);
+    b.edge(a, m);
+    b.edge(m, c);
+    b.edge(c, a, /*carried=*/true);
+  }
+};
+
+TEST_F(Chain, LoopCarriedSameStageIsLegal) {
+  auto r = checkSchedule(b.g, sched({{"A", {1, 0, 0}}, {"B", {1, 1, 0}}, {"C", {1, 2, 0}}}));
+  EXPECT_TRUE(r.legal());
+}
+
+TEST_F(Chain, LoopCarriedOneStageLaterBeforeUseIsLegal) {
+  // C one stage after A, and C comes before A in the body: C(i) feeds A(i+1).
+  auto r = checkSchedule(b.g, sched({{"A", {0, 2, 0}}, {"B", {1, 0, 0}}, {"C", {1, 1, 0}}}));
+  EXPECT_TRUE(r.legal()) << r.violations[0].message;
+  EXPECT_EQ(r.steadyState, "B(i) C(i) A(i+1)");
+}
+
+TEST_F(Chain, LoopCarriedOneStageLaterAfterUseIsIllegal) {
+  auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {1, 1, 0}}, {"C", {1, 2, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::LoopCarriedOrder));
+}
+
+TEST_F(Chain, LoopCarriedTwoStagesLaterIsIllegal) {
+  auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {1, 1, 0}}, {"C", {2, 2, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::LoopCarriedDistance));
+  EXPECT_NE(r.violations[0].message.find("at most one stage later"), std::string::npos);
+}
+
+TEST_F(Chain, LoopCarriedUseInLaterStageIsIllegal) {
+  GraphBuilder g2;
+  unsigned x = g2.unit("X", UnitKind::Compute), y = g2.unit("Y", UnitKind::Compute);
+  g2.edge(x, y, /*carried=*/true);
+  auto ok = checkSchedule(g2.g, sched({{"X", {1, 0, 0}}, {"Y", {1, 1, 0}}}));
+  EXPECT_TRUE(ok.legal());
+  auto bad = checkSchedule(g2.g, sched({{"X", {0, 0, 0}}, {"Y", {1, 1, 0}}}));
+  EXPECT_TRUE(hasRule(bad, Rule::LoopCarriedLate));
+}
+
+TEST_F(Chain, RegisterValueAcrossGroupsIsIllegal) {
+  auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 1}}, {"C", {0, 2, 1}}}));
+  ASSERT_TRUE(hasRule(r, Rule::CrossGroupRegister));
+  EXPECT_NE(r.violations[0].message.find("only tiles loaded to shared memory"), std::string::npos);
+}
+
+TEST_F(Chain, RegistersWithinBudget) {
+  b.value(a, 32 * 1024, {{m, false}});
+  auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 0}}, {"C", {0, 2, 0}}}));
+  EXPECT_TRUE(r.legal());
+  ASSERT_EQ(r.registers.size(), 1u);
+  EXPECT_EQ(r.registers[0].regsPerThread, 32 + 32 * 1024 / (4 * 128));
+}
+
+TEST_F(Chain, RegistersCountOneCopyPerStageCrossed) {
+  b.value(a, 32 * 1024, {{m, false}});
+  auto same = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 0}}, {"C", {0, 2, 0}}}));
+  // B two stages after A: two more instances of A's value are alive.
+  auto far = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {2, 1, 0}}, {"C", {2, 2, 0}}}));
+  EXPECT_EQ(far.registers[0].regsPerThread - 32,
+            3 * (same.registers[0].regsPerThread - 32));
+}
+
+TEST_F(Chain, RegistersOverBudgetIsIllegal) {
+  b.value(a, 128 * 1024, {{m, false}});
+  auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 0}}, {"C", {0, 2, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::Registers));
+  EXPECT_NE(r.violations[0].message.find("over its budget of 255"), std::string::npos)
+      << r.violations[0].message;
+  // Two warp groups share the tile: half the registers each.
+  b.g.warpGroups = {2};
+  auto two = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 0}}, {"C", {0, 2, 0}}}));
+  EXPECT_TRUE(two.legal());
+}
+
+TEST(ExplainMove, NamesTheMoveTheUserAndTheRule) {
+  GraphBuilder b;
+  unsigned k = b.unit("loadK", UnitKind::Load, 32768), d = b.unit("MMA0", UnitKind::Dot);
+  b.edge(k, d);
+  Schedule s = sched({{"loadK", {0, 1, 0}}, {"MMA0", {2, 0, 1}}});
+  EXPECT_EQ(explainMove(b.g, s, "loadK", {1, 1, 0}), "");
+  std::string why = explainMove(b.g, s, "loadK", {3, 1, 0});
+  EXPECT_EQ(why.rfind("loadK cannot move to stage 3: MMA0 (stage 2) uses", 0), 0u) << why;
+  std::string grp = explainMove(b.g, s, "MMA0", {2, 0, 0, 1});
+  EXPECT_EQ(grp, "");
+  EXPECT_NE(explainMove(b.g, s, "nothing", {0, 0, 0}).find("no op named"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,84 @@
+//===- ScheduleJsonTest.cpp - schedule JSON import/export -----------------===//
+#include "core/Schedule/Schedule.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+
+namespace {
+
+Schedule sample() {
+  Schedule s;
+  s.kernel = "attn_fwd_d128";
+  s.set("loadV", {1, 5, 0, 0});
+  s.set("MMA0", {2, 0, 1, 0});
+  s.set("Softmax", {3, 1, 1, 0});
+  s.set("MMA1", {3, 3, 1, 1});
+  return s;
+}
+
+std::string errorOf(const std::string &text) {
+  auto s = Schedule::fromJson(text, "s.json");
+  if (s)
+    return "";
+  return llvm::toString(s.takeError());
+}
+
+TEST(ScheduleJson, ExactRoundTrip) {
+  Schedule s = sample();
+  std::string json = s.toJson();
+  auto back = Schedule::fromJson(json, "s.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(*back, s);
+  EXPECT_EQ(back->toJson(), json);
+}
+
+TEST(ScheduleJson, CanonicalOrderAndWaitOnlyWhenSet) {
+  std::string json = sample().toJson();
+  EXPECT_LT(json.find("\"MMA0\""), json.find("\"Softmax\""));
+  EXPECT_LT(json.find("\"MMA1\""), json.find("\"loadV\""));
+  EXPECT_NE(json.find("\"wait\": 1"), std::string::npos);
+  EXPECT_EQ(json.find("\"wait\": 0"), std::string::npos);
+}
+
+TEST(ScheduleJson, EqualityIgnoresEntryOrder) {
+  Schedule a, b;
+  a.set("x", {0, 0, 0});
+  a.set("y", {1, 1, 0});
+  b.set("y", {1, 1, 0});
+  b.set("x", {0, 0, 0});
+  EXPECT_EQ(a, b);
+  b.set("x", {0, 0, 1});
+  EXPECT_NE(a, b);
+}
+
+TEST(ScheduleJson, ErrorsNameTheFileEntryAndField) {
+  EXPECT_EQ(errorOf(""), "s.json: empty schedule file");
+  EXPECT_NE(errorOf("{\"ops\": [").find("s.json: invalid JSON"), std::string::npos);
+  EXPECT_EQ(errorOf("[]"), "s.json: a schedule must be a JSON object");
+  EXPECT_EQ(errorOf("{}"), "s.json: missing \"ops\" array");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0}]}"),
+            "s.json: ops[0] (\"a\") is missing \"group\"");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": \"1\", \"order\": 0, \"group\": 0}]}"),
+            "s.json: ops[0] (\"a\"): \"stage\" must be an integer");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": -1, \"order\": 0, \"group\": 0}]}"),
+            "s.json: ops[0] (\"a\"): \"stage\" = -1 is out of range 0..64");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0, \"group\": 0},"
+                    "{\"name\": \"a\", \"stage\": 0, \"order\": 1, \"group\": 0}]}"),
+            "s.json: ops[1] (\"a\"): the name appears twice");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0, \"group\": 0, \"colour\": 1}]}"),
+            "s.json: ops[0] (\"a\"): unknown field \"colour\"");
+  EXPECT_EQ(errorOf("{\"ops\": [], \"version\": 2}"),
+            "s.json: unsupported schedule version 2 (expected 1)");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"stage\": 0}]}"),
+            "s.json: ops[0] needs a non-empty \"name\"");
+}
+
+TEST(ScheduleJson, BinaryAndDeeplyNestedInputFailCleanly) {
+  std::string binary("\x7f\x45\x4c\x46\x00\x01\x02", 7);
+  EXPECT_NE(errorOf(binary).find("s.json: invalid JSON"), std::string::npos);
+  std::string deep(100000, '[');
+  EXPECT_NE(errorOf(deep).find("s.json:"), std::string::npos);
+}
+
+} // namespace
