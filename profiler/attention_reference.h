@@ -7,6 +7,7 @@
 // mask; P V with a second GEMM; then the chunk's output is compared with the kernel's right away.
 #pragma once
 
+#include "attention_chunking.h"
 #include "error_metrics.h"
 #include "launch.h"
 #include "manifest.h"
@@ -18,18 +19,6 @@
 namespace stagecraft::profiler {
 
 class CublasGemm;
-
-// How a problem is cut into chunks; pure, so tests can check it.
-struct AttentionChunking {
-  int64_t headsPerChunk = 1;
-  int64_t queriesPerChunk = 1;
-};
-
-// Default score memory per chunk. STAGECRAFT_ATTENTION_CHUNK_BYTES overrides it (tests use a
-// small value to exercise the query-row split).
-constexpr int64_t kDefaultAttentionChunkBytes = int64_t(1) << 30;
-
-AttentionChunking chooseAttentionChunking(const AttentionReference &a, int64_t scoreBytesBudget);
 
 ErrorSummary verifyAttention(const AttentionReference &a, const Manifest &m, const LoadedBundle &bundle,
                              CublasGemm &cublas, const RunnerKernels &kernels, CUstream stream,

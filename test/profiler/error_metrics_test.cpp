@@ -1,0 +1,60 @@
+#include "error_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace stagecraft::profiler;
+
+namespace {
+
+ErrorSummary summary(double sumSqDiff, double sumSqRef, double maxDiff, double maxRef, uint64_t nonfinite = 0) {
+  ErrorSummary s;
+  s.sumSqDiff = sumSqDiff;
+  s.sumSqRef = sumSqRef;
+  s.maxAbsDiff = maxDiff;
+  s.maxAbsRef = maxRef;
+  s.nonfinite = nonfinite;
+  s.count = 1000;
+  return s;
+}
+
+TEST(ErrorMetrics, Definitions) {
+  ErrorSummary s = summary(4.0, 10000.0, 0.5, 10.0);
+  EXPECT_DOUBLE_EQ(normRelErr(s), 0.02);  // sqrt(4 / 10000)
+  EXPECT_DOUBLE_EQ(maxRelErr(s), 0.05);   // 0.5 / 10
+}
+
+TEST(ErrorMetrics, TypicalBf16OutputPasses) {
+  // Measured on the H100 for the fixture GEMM: norm 1.66e-3, max 2.1e-3.
+  EXPECT_TRUE(passes(summary(1.66e-3 * 1.66e-3, 1.0, 2.1e-3, 1.0), Tolerance{}));
+}
+
+TEST(ErrorMetrics, ToleranceBoundaries) {
+  Tolerance tol;
+  const double n = 0.99 * tol.normRel;
+  EXPECT_TRUE(passes(summary(n * n, 1.0, 0.99 * tol.maxRel, 1.0), tol));
+  const double over = 1.01 * tol.normRel;
+  EXPECT_FALSE(passes(summary(over * over, 1.0, 0.0, 1.0), tol));
+  EXPECT_FALSE(passes(summary(0.0, 1.0, tol.maxRel * 1.01, 1.0), tol));
+  // The wrong fixture GEMM (last K tile skipped at K = 4096): norm 0.125.
+  EXPECT_FALSE(passes(summary(0.125 * 0.125, 1.0, 0.118, 1.0), tol));
+}
+
+TEST(ErrorMetrics, NanNeverPasses) {
+  EXPECT_FALSE(passes(summary(0.0, 1.0, 0.0, 1.0, /*nonfinite=*/1), Tolerance{}));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(passes(summary(nan, 1.0, 0.0, 1.0), Tolerance{}));
+  EXPECT_FALSE(passes(summary(0.0, 1.0, nan, 1.0), Tolerance{}));
+}
+
+TEST(ErrorMetrics, NothingComparedOrZeroReferenceFails) {
+  ErrorSummary s = summary(0.0, 1.0, 0.0, 1.0);
+  s.count = 0;
+  EXPECT_FALSE(passes(s, Tolerance{}));
+  EXPECT_FALSE(passes(summary(0.0, 0.0, 0.0, 0.0), Tolerance{}));
+  EXPECT_TRUE(std::isinf(normRelErr(summary(1.0, 0.0, 1.0, 0.0))));
+}
+
+}  // namespace

@@ -1,0 +1,210 @@
+#include "manifest.h"
+
+#include "test_manifests.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace stagecraft::profiler;
+using stagecraft::profiler::testing::gemmManifest;
+using stagecraft::profiler::testing::replaced;
+
+namespace {
+
+std::string errorOf(const std::string &text) {
+  try {
+    parseManifest(text);
+  } catch (const ManifestError &e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_ERROR_CONTAINS(text, needle)                                         \
+  do {                                                                              \
+    std::string err_ = errorOf(text);                                               \
+    EXPECT_NE(err_.find(needle), std::string::npos) << "error was: \"" << err_ << "\""; \
+  } while (0)
+
+TEST(Manifest, ParsesTheDocumentedExample) {
+  Manifest m = parseManifest(gemmManifest());
+  EXPECT_EQ(m.kernel, "gemm_kernel");
+  EXPECT_EQ(m.grid[0], 64);
+  EXPECT_EQ(m.block[0], 384);
+  EXPECT_FALSE(m.hasCluster);
+  EXPECT_EQ(m.dynamicSmemBytes, 197632);
+  EXPECT_DOUBLE_EQ(m.flops, 1099511627776.0);
+  ASSERT_EQ(m.tensors.size(), 3u);
+  EXPECT_EQ(m.tensors[0].dtype, DType::BF16);
+  EXPECT_EQ(m.tensors[0].byteSize(), int64_t(8192) * 8192 * 2);
+  EXPECT_EQ(m.tensors[1].init.seed, 2u);
+  EXPECT_EQ(m.tensors[2].role, TensorRole::Output);
+  ASSERT_EQ(m.params.size(), 6u);
+  EXPECT_EQ(m.params[0].kind, ParamSpec::Kind::TensorMap);
+  EXPECT_EQ(m.params[0].tensorMap.swizzle, Swizzle::B128);
+  EXPECT_EQ(m.params[0].tensorMap.elementStrides, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(m.params[2].kind, ParamSpec::Kind::Pointer);
+  EXPECT_EQ(m.params[5].intValue, 8192);
+  EXPECT_EQ(m.reference.kind, ReferenceSpec::Kind::Gemm);
+  EXPECT_TRUE(m.reference.gemm.transposeB);
+  EXPECT_TRUE(m.warnings.empty()) << m.warnings.front();
+  EXPECT_EQ(m.problem.find("M")->asInt(), 8192);
+}
+
+TEST(Manifest, MissingFieldsAreNamed) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("kernel": "gemm_kernel",)", ""), "manifest.json: kernel: missing");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("flops": 1099511627776,)", ""), "flops: missing");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("role": "output")", R"("rol": "output")"),
+                        "tensors[2].role: missing");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("box": [128, 64], )", ""), "params[0].box: missing");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("seed": 2)", R"("sead": 2)"), "tensors[1].init.seed: missing");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("transpose_b": true,)", ""), "reference.transpose_b: missing");
+}
+
+TEST(Manifest, WrongTypesAreNamed) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("grid": [64, 64, 1])", R"("grid": [64, "64", 1])"),
+                        "grid[1]: expected an integer, got string");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("grid": [64, 64, 1])", R"("grid": [64, 64])"),
+                        "grid: expected 3 integers, got 2");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("grid": [64, 64, 1])", R"("grid": [64, 64.5, 1])"),
+                        "grid[1]: expected an integer");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("block": [384, 1, 1])", R"("block": [0, 1, 1])"),
+                        "block[0]: 0 is outside 1..");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("kernel": "gemm_kernel")", R"("kernel": 7)"),
+                        "kernel: expected a string, got number");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("transpose_b": true)", R"("transpose_b": 1)"),
+                        "reference.transpose_b: expected true or false");
+  EXPECT_ERROR_CONTAINS("[1, 2]", "top level: expected an object, got array");
+}
+
+TEST(Manifest, BadValuesAreNamed) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("dtype": "bf16", "shape": [8192, 8192], "role": "output")",
+                                 R"("dtype": "fp8", "shape": [8192, 8192], "role": "output")"),
+                        "tensors[2].dtype: unknown value \"fp8\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("version": 1)", R"("version": 2)"), "version: unsupported version 2");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("format": "stagecraft-bundle")", R"("format": "other")"),
+                        "format: expected \"stagecraft-bundle\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("swizzle": "128B")", R"("swizzle": "256B")"),
+                        "params[0].swizzle: unknown value \"256B\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("kind": "pointer")", R"("kind": "buffer")"),
+                        "params[2].kind: unknown value \"buffer\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("low": -1.0, "high": 1.0, "seed": 1)",
+                                 R"("low": 0.0, "high": 0.0, "seed": 1)"),
+                        "tensors[0].init.high: must be greater than low");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("value": 8192},)", R"("value": 4294967296},)"),
+                        "params[3].value: 4294967296 is outside");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"({"name": "C")", R"({"name": "A")"),
+                        "tensors[2].name: duplicate tensor name \"A\"");
+}
+
+TEST(Manifest, ParamsMustReferenceKnownTensors) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"({"kind": "pointer", "tensor": "C"})",
+                                 R"({"kind": "pointer", "tensor": "D"})"),
+                        "params[2].tensor: unknown tensor \"D\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"({"kind": "tensormap", "tensor": "A")",
+                                 R"({"kind": "tensormap", "tensor": "Z")"),
+                        "params[0].tensor: unknown tensor \"Z\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("a": "A", "b": "B")", R"("a": "A", "b": "Q")"),
+                        "reference.b: unknown tensor \"Q\"");
+}
+
+TEST(Manifest, TensorMapLimitsAreChecked) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("box": [128, 64])", R"("box": [300, 64])"),
+                        "params[0].box[0]: 300 is outside 1..256");
+  // 128 bf16 = 256 bytes per box row: too wide for a 128-byte swizzle.
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("box": [128, 64])", R"("box": [64, 128])"),
+                        "params[0].swizzle: 128B needs the inner box to be at most 128 bytes, it is 256");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("box": [128, 64])", R"("box": [128, 4])"),
+                        "params[0].box[1]: inner box of 8 bytes is not a multiple of 16 bytes");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("global_strides_bytes": [16384, 2])",
+                                 R"("global_strides_bytes": [16384, 4])"),
+                        "params[0].global_strides_bytes[1]: 4 must equal the element size (2 bytes)");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("global_strides_bytes": [16384, 2])",
+                                 R"("global_strides_bytes": [16380, 2])"),
+                        "params[0].global_strides_bytes[0]: 16380 must be a positive multiple of 16");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("global_strides_bytes": [16384, 2])",
+                                 R"("global_strides_bytes": [16384, 2, 2])"),
+                        "params[0].global_strides_bytes: has 3 entries, global_shape has 2");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("box": [128, 64], "swizzle")",
+                                 R"("box": [128, 64], "element_strides": [1, 9], "swizzle")"),
+                        "params[0].element_strides[1]: 9 is outside 1..8");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"({"kind": "tensormap", "tensor": "A", "dtype": "bf16")",
+                                 R"({"kind": "tensormap", "tensor": "A", "dtype": "f16")"),
+                        "params[0].dtype: f16 does not match tensor \"A\" of dtype bf16");
+}
+
+TEST(Manifest, TensorMapViewMustStayInsideItsTensor) {
+  // 8193 rows of 16384 bytes: one row past the end of A.
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("global_shape": [8192, 8192])", R"("global_shape": [8193, 8192])"),
+                        "params[0]: the view (global_shape with global_strides_bytes) reaches byte 134234112, past "
+                        "the end of tensor \"A\" (134217728 bytes)");
+  // A [B*H, S, D]-style reshaped view that fits is fine: [64, 128, 8192] of A's 8192 x 8192.
+  std::string view = replaced(gemmManifest(), R"("global_shape": [8192, 8192], "global_strides_bytes": [16384, 2],
+     "box": [128, 64])", R"("global_shape": [64, 128, 8192], "global_strides_bytes": [2097152, 16384, 2],
+     "box": [1, 128, 64])");
+  EXPECT_EQ(errorOf(view), "");
+}
+
+TEST(Manifest, ReferenceShapesMustMatchTensors) {
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), "\"K\": 8192}\n}", "\"K\": 4096}\n}"),
+                        "reference.a: tensor \"A\" has shape [8192, 8192], the reference needs [8192, 4096]");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("c": "C")", R"("c": "B")"), "reference.c: tensor \"B\" must have role \"output\"");
+}
+
+TEST(Manifest, AttentionReference) {
+  const std::string attn = R"({"format": "stagecraft-bundle", "version": 1, "kernel": "attn", "grid": [1,1,1],
+    "block": [128,1,1], "dynamic_smem_bytes": 0, "flops": 1,
+    "tensors": [
+      {"name": "Q", "dtype": "bf16", "shape": [2, 4, 256, 64], "role": "input", "init": {"kind": "normal", "mean": 0, "std": 1, "seed": 1}},
+      {"name": "K", "dtype": "bf16", "shape": [2, 4, 256, 64], "role": "input", "init": {"kind": "normal", "mean": 0, "std": 1, "seed": 2}},
+      {"name": "V", "dtype": "bf16", "shape": [2, 4, 256, 64], "role": "input", "init": {"kind": "normal", "mean": 0, "std": 1, "seed": 3}},
+      {"name": "O", "dtype": "bf16", "shape": [2, 4, 256, 64], "role": "output"}],
+    "params": [{"kind": "pointer", "tensor": "Q"}, {"kind": "scalar", "dtype": "f32", "value": 0.125}],
+    "reference": {"kind": "attention", "q": "Q", "k": "K", "v": "V", "o": "O", "batch": 2, "heads": 4,
+                  "seq_q": 256, "seq_kv": 256, "head_dim": 64, "causal": true, "sm_scale": 0.125}})";
+  Manifest m = parseManifest(attn);
+  EXPECT_EQ(m.reference.kind, ReferenceSpec::Kind::Attention);
+  EXPECT_TRUE(m.reference.attention.causal);
+  EXPECT_EQ(m.tensors[0].init.kind, InitSpec::Kind::Normal);
+  EXPECT_FLOAT_EQ(float(m.params[1].floatValue), 0.125f);
+  // flops 1 disagrees with the problem's count: a warning, not an error.
+  ASSERT_FALSE(m.warnings.empty());
+  EXPECT_NE(m.warnings.back().find("flops"), std::string::npos);
+  EXPECT_ERROR_CONTAINS(replaced(attn, R"("seq_kv": 256)", R"("seq_kv": 128)"), "reference.causal: the causal reference needs seq_q == seq_kv");
+  EXPECT_ERROR_CONTAINS(replaced(attn, R"("head_dim": 64)", R"("head_dim": 32)"), "reference.q: tensor \"Q\" has shape [2, 4, 256, 64]");
+  EXPECT_ERROR_CONTAINS(replaced(attn, R"("std": 1, "seed": 2)", R"("std": 0, "seed": 2)"), "tensors[1].init.std: must be positive");
+}
+
+TEST(Manifest, UnknownFieldsAreWarnings) {
+  Manifest m = parseManifest(replaced(gemmManifest(), R"("kernel": "gemm_kernel",)", R"("kernel": "gemm_kernel", "colour": 1,)"));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0], "colour: unknown field, ignored");
+}
+
+TEST(Manifest, ClusterMustDivideGrid) {
+  Manifest m = parseManifest(replaced(gemmManifest(), R"("block": [384, 1, 1],)", R"("block": [384, 1, 1], "cluster": [2, 1, 1],)"));
+  EXPECT_TRUE(m.hasCluster);
+  EXPECT_EQ(m.cluster[0], 2);
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("block": [384, 1, 1],)", R"("block": [384, 1, 1], "cluster": [3, 1, 1],)"),
+                        "cluster: grid[0] = 64 is not a multiple of cluster[0] = 3");
+}
+
+TEST(Manifest, BrokenInputGivesSyntaxErrorsWithPosition) {
+  std::string full = gemmManifest();
+  EXPECT_ERROR_CONTAINS(full.substr(0, full.size() / 2), "manifest.json: line ");
+  EXPECT_ERROR_CONTAINS("", "manifest.json: line 1, column 1: empty input");
+  EXPECT_ERROR_CONTAINS(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), "manifest.json: line 1, column 1: unexpected");
+  EXPECT_ERROR_CONTAINS(std::string(100000, '['), "nesting deeper than");
+}
+
+TEST(Manifest, LoadReportsMissingFile) {
+  try {
+    loadManifest("/nonexistent-stagecraft-bundle");
+    FAIL() << "no exception";
+  } catch (const ManifestError &e) {
+    EXPECT_STREQ(e.what(), "cannot open /nonexistent-stagecraft-bundle/manifest.json");
+  }
+}
+
+}  // namespace
