@@ -3,6 +3,8 @@
 #define STAGECRAFT_PASSES_PASSES_H
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -64,4 +64,33 @@ def TileExportSchedule : Pass<"tile-export-schedule", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower scheduled tile kernels to the LLVM and NVVM dialects for sm_90a";
+  let description = [{
+    Turns each `tile.kernel` into an `llvm.func` kernel for Hopper, driven by
+    its schedule:
+    - each TMA load gets a ring of shared-memory buffers, as many as the
+      schedule keeps in flight (its stage distance to the last use, +1 when
+      a dot with wait > 0 reads it), guarded by full/empty mbarriers with
+      phase parity;
+    - each warp group runs its ops in the schedule's body order; kernel
+      iteration k runs an op of stage s on source iteration k - s, and
+      predicates it off outside [0, trip count), which yields the prologue
+      and epilogue of any legal schedule (also for trip counts below the
+      stage count);
+    - when loads sit in a warp group of their own, that group becomes a TMA
+      producer (one elected thread, setmaxnreg.dec) and the others
+      consumers (setmaxnreg.inc);
+    - dots become wgmma.mma_async from swizzled shared memory, committed
+      per iteration and waited to the schedule's depth (MMA pipelining);
+      buffers are released only once the wgmma reading them retired;
+    - tensor descriptors become `byval [128 x i8]` grid-constant parameters.
+    An illegal schedule is refused with the legality explanation.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // STAGECRAFT_PASSES

@@ -1,0 +1,247 @@
+//===- CompileDriver.cpp - the compile pipeline as a library call ---------===//
+#include "passes/Driver/CompileDriver.h"
+#include "passes/Driver/Manifest.h"
+#include "passes/Driver/Pipeline.h"
+
+#include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Schedule/Legality.h"
+#include "core/Schedule/ScheduleIR.h"
+#include "core/Support/InputCheck.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace stagecraft;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double millisSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// Collects diagnostics as "file:line:col: severity: message" lines.
+class DiagnosticCollector {
+public:
+  DiagnosticCollector(MLIRContext &ctx, std::vector<std::string> &out)
+      : handler(&ctx, [&out](Diagnostic &diag) {
+          out.push_back(format(diag));
+          for (Diagnostic &note : diag.getNotes())
+            out.push_back(format(note));
+          return success();
+        }) {}
+
+private:
+  static std::string format(Diagnostic &diag) {
+    const char *severity = "error";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Note: severity = "note"; break;
+    case DiagnosticSeverity::Warning: severity = "warning"; break;
+    case DiagnosticSeverity::Remark: severity = "remark"; break;
+    case DiagnosticSeverity::Error: break;
+    }
+    std::string loc = formatLocation(diag.getLocation());
+    return (loc.empty() ? "" : loc + ": ") + severity + ": " + diag.str();
+  }
+  ScopedDiagnosticHandler handler;
+};
+
+std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+bool cancelled(const CompileOptions &o) {
+  return o.cancel && o.cancel->load(std::memory_order_relaxed);
+}
+} // namespace
+
+CompileResult stagecraft::compile(llvm::StringRef source,
+                                  llvm::StringRef sourceName,
+                                  const CompileOptions &options) {
+  auto start = Clock::now();
+  CompileResult result;
+  auto finish = [&](CompileResult::Status status) {
+    result.status = status;
+    result.totalMillis = millisSince(start);
+    return std::move(result);
+  };
+
+  std::string problem = checkInputText(source, sourceName);
+  if (!problem.empty()) {
+    result.diagnostics.push_back(problem);
+    return finish(CompileResult::Status::Error);
+  }
+
+  DialectRegistry registry;
+  tile::registerStagecraftDialects(registry);
+  registerCodegenDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  DiagnosticCollector collector(ctx, result.diagnostics);
+
+  auto t = Clock::now();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, sourceName), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  result.parseMillis = millisSince(t);
+  if (!module)
+    return finish(CompileResult::Status::Error);
+  result.passes.push_back({"input", printModule(*module), result.parseMillis});
+
+  FailureOr<func::FuncOp> kernel = selectKernel(*module, options.kernel);
+  if (failed(kernel))
+    return finish(CompileResult::Status::Error);
+  result.kernel = kernel->getSymName().str();
+
+  // The schedule: the IR's own, overridden by the given JSON.
+  FailureOr<LoopGraph> graph = buildLoopGraph(*kernel);
+  if (failed(graph))
+    return finish(CompileResult::Status::Error);
+  Schedule schedule = graph->initialSchedule;
+  if (!options.scheduleJson.empty()) {
+    llvm::Expected<Schedule> given =
+        Schedule::fromJson(options.scheduleJson, options.scheduleSource);
+    if (!given) {
+      result.diagnostics.push_back("error: " + llvm::toString(given.takeError()));
+      return finish(CompileResult::Status::Error);
+    }
+    for (const ScheduleEntry &e : given->entries())
+      schedule.set(e.name, e.sched);
+    for (const ScheduleEntry &e : given->entries())
+      if (graph->findUnit(e.name) < 0) {
+        (void)writeSchedule(*kernel, *given); // emits the diagnostic
+        return finish(CompileResult::Status::Error);
+      }
+  }
+  schedule.kernel = result.kernel;
+  result.scheduleJson = schedule.toJson();
+  ScheduleReport report = checkSchedule(*graph, schedule);
+  result.scheduleSummary = report.summary();
+  result.steadyState = report.steadyState;
+  if (!report.legal()) {
+    for (const Violation &v : report.violations)
+      result.diagnostics.push_back(
+          (v.location.empty() ? "" : v.location + ": ") + "error: illegal schedule (" +
+          ruleName(v.rule) + "): " + v.message);
+    return finish(CompileResult::Status::Error);
+  }
+  t = Clock::now();
+  if (failed(writeSchedule(*kernel, schedule)))
+    return finish(CompileResult::Status::Error);
+  result.passes.push_back({"tile-apply-schedule", printModule(*module), millisSince(t)});
+  if (options.scheduleOnly)
+    return finish(CompileResult::Status::Ok);
+
+  FailureOr<KernelManifest> manifest = deriveManifest(*kernel, options.sizes);
+  if (failed(manifest))
+    return finish(CompileResult::Status::Error);
+
+  // The lowering passes, one at a time: a snapshot after each, and a
+  // cancellation check between them.
+  auto passesStart = Clock::now();
+  for (const PipelineStep &step : codegenPipeline(options, result.kernel)) {
+    if (cancelled(options))
+      return finish(CompileResult::Status::Cancelled);
+    t = Clock::now();
+    PassManager pm(&ctx);
+    step.add(pm);
+    if (failed(pm.run(*module))) {
+      result.passesMillis = millisSince(passesStart);
+      return finish(CompileResult::Status::Error);
+    }
+    result.passes.push_back({step.name, printModule(*module), millisSince(t)});
+  }
+  result.passesMillis = millisSince(passesStart);
+  if (cancelled(options))
+    return finish(CompileResult::Status::Cancelled);
+  {
+    auto fn = module->lookupSymbol<LLVM::LLVMFuncOp>(result.kernel);
+    if (!fn) {
+      result.diagnostics.push_back("error: the lowering produced no kernel @" + result.kernel);
+      return finish(CompileResult::Status::Error);
+    }
+    auto block = fn->getAttrOfType<IntegerAttr>("stagecraft.block");
+    auto smem = fn->getAttrOfType<IntegerAttr>("stagecraft.dynamic_smem");
+    result.manifestJson = manifest->toJson(block ? block.getInt() : 128,
+                                           smem ? smem.getInt() : 0);
+    fn->removeAttr("stagecraft.block");
+    fn->removeAttr("stagecraft.dynamic_smem");
+  }
+
+  t = Clock::now();
+  if (failed(emitPtx(*module, result)))
+    return finish(CompileResult::Status::Error);
+  result.ptxMillis = millisSince(t);
+  if (cancelled(options))
+    return finish(CompileResult::Status::Cancelled);
+
+  if (options.emitCubin) {
+    t = Clock::now();
+    if (failed(assembleCubin(options.ptxasPath, result)))
+      return finish(CompileResult::Status::Error);
+    result.ptxasMillis = millisSince(t);
+  }
+  return finish(CompileResult::Status::Ok);
+}
+
+static llvm::Error writeFile(const llvm::Twine &path, llvm::StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write %s: %s", path.str().c_str(),
+                                   ec.message().c_str());
+  os << data;
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError(os.error(), "error writing %s",
+                                   path.str().c_str());
+  return llvm::Error::success();
+}
+
+llvm::Error stagecraft::writeBundle(const CompileResult &result,
+                                    llvm::StringRef dir) {
+  if (!result.ok())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write a bundle of a failed compile");
+  llvm::SmallString<256> tmp(dir);
+  tmp += ".partial";
+  llvm::sys::fs::remove_directories(tmp);
+  if (std::error_code ec = llvm::sys::fs::create_directories(tmp + "/ir"))
+    return llvm::createStringError(ec, "cannot create %s: %s", tmp.c_str(),
+                                   ec.message().c_str());
+  auto in = [&](llvm::StringRef name) { return (tmp + "/" + name).str(); };
+  if (auto e = writeFile(in("manifest.json"), result.manifestJson)) return e;
+  if (auto e = writeFile(in("kernel.ptx"), result.ptx)) return e;
+  if (!result.cubin.empty())
+    if (auto e = writeFile(in("kernel.cubin"), result.cubin)) return e;
+  if (auto e = writeFile(in("schedule.json"), result.scheduleJson)) return e;
+  if (auto e = writeFile(in("ptxas.txt"), result.ptxas.text)) return e;
+  if (!result.llvmIR.empty())
+    if (auto e = writeFile(in("kernel.ll"), result.llvmIR)) return e;
+  for (size_t i = 0; i < result.passes.size(); ++i)
+    if (auto e = writeFile(in(llvm::formatv("ir/{0}{1}-{2}.mlir", i < 10 ? "0" : "", i,
+                                            result.passes[i].name)
+                                  .str()),
+                           result.passes[i].ir))
+      return e;
+  llvm::sys::fs::remove_directories(dir);
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, dir))
+    return llvm::createStringError(ec, "cannot move %s to %s: %s", tmp.c_str(),
+                                   dir.str().c_str(), ec.message().c_str());
+  return llvm::Error::success();
+}

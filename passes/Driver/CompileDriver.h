@@ -1,0 +1,102 @@
+//===- CompileDriver.h - the compile pipeline as a library call ---*- C++ -*-===//
+//
+// `compile(source, options)` runs the whole pipeline: input checks, parse,
+// schedule application and legality, the lowering passes, PTX through LLVM's
+// NVPTX back end, and a cubin through ptxas when it is there. The app, the
+// command-line tools and the tests call exactly this function.
+//
+// It lives in passes/ rather than core/ because it runs the passes, and
+// core/ must not depend on passes/.
+//
+// Thread safety: each call owns its MLIRContext; calls may run concurrently
+// on different threads. Cancellation: set `*options.cancel` from any thread;
+// the driver checks it between passes and returns Status::Cancelled.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
+#define STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stagecraft {
+
+struct CompileOptions {
+  /// A schedule (JSON, docs/schedule-format.md) to apply over the IR's own.
+  std::string scheduleJson;
+  std::string scheduleSource = "<schedule>";
+  /// Problem sizes overriding the kernel's `tile.defaults`, e.g. {"M", 8000}.
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  /// The kernel to compile; empty: the module's only kernel.
+  std::string kernel;
+  /// Stop after the schedule checks (no codegen): for fast UI feedback.
+  bool scheduleOnly = false;
+  /// Assemble the PTX with ptxas into a cubin when ptxas can be found.
+  bool emitCubin = true;
+  /// ptxas to use; empty: $PATH, then /usr/local/cuda/bin/ptxas.
+  std::string ptxasPath;
+  /// Set to true from another thread to cancel.
+  std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+struct PassSnapshot {
+  std::string name; // e.g. "tile-apply-schedule"
+  std::string ir;   // the module after the pass
+  double millis = 0;
+};
+
+struct PtxasReport {
+  bool ran = false;
+  int registers = -1;
+  int sharedBytes = -1;    // static shared memory
+  int spillStoreBytes = 0;
+  int spillLoadBytes = 0;
+  int stackBytes = 0;
+  std::string text;        // ptxas -v output, verbatim
+};
+
+struct CompileResult {
+  enum class Status { Ok, Error, Cancelled };
+  Status status = Status::Error;
+  bool ok() const { return status == Status::Ok; }
+
+  /// "file:line:col: error: message" lines, in order.
+  std::vector<std::string> diagnostics;
+  /// The IR after each pass, in order (the first is the parsed input).
+  std::vector<PassSnapshot> passes;
+  std::string kernel;
+  /// The effective schedule (canonical JSON) and its summary.
+  std::string scheduleJson;
+  std::string scheduleSummary;
+  std::string steadyState;
+
+  std::string llvmIR;
+  std::string ptx;
+  std::string cubin; // binary
+  PtxasReport ptxas;
+  /// manifest.json of the bundle (docs/bundle-format.md).
+  std::string manifestJson;
+
+  double parseMillis = 0, passesMillis = 0, ptxMillis = 0, ptxasMillis = 0,
+         totalMillis = 0;
+};
+
+CompileResult compile(llvm::StringRef source, llvm::StringRef sourceName,
+                      const CompileOptions &options);
+
+/// Writes the bundle directory: manifest.json, kernel.ptx, kernel.cubin (when
+/// there is one), schedule.json, ptxas.txt and ir/NN-pass.mlir. Writes into a
+/// temporary directory beside `dir` and renames it into place, so a failure
+/// never leaves a half-written bundle.
+llvm::Error writeBundle(const CompileResult &result, llvm::StringRef dir);
+
+} // namespace stagecraft
+
+#endif // STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H

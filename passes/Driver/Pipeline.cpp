@@ -1,0 +1,38 @@
+//===- Pipeline.cpp - the lowering pipeline -------------------------------===//
+#include "passes/Driver/Pipeline.h"
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace stagecraft;
+
+std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &,
+                                                      llvm::StringRef) {
+  return {
+      {"tile-lower-to-nvvm",
+       [](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM()); }},
+      {"convert-scf-to-cf",
+       [](OpPassManager &pm) { pm.addPass(createSCFToControlFlowPass()); }},
+      {"convert-to-llvm",
+       [](OpPassManager &pm) {
+         pm.addPass(createArithToLLVMConversionPass());
+         pm.addPass(createConvertControlFlowToLLVMPass());
+         // NVVM ops without an intrinsic (mbarrier try_wait loops, ...)
+         // become inline PTX.
+         pm.addPass(createConvertNVVMToLLVMPass());
+         pm.addPass(createReconcileUnrealizedCastsPass());
+       }},
+      {"canonicalize",
+       [](OpPassManager &pm) {
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+  };
+}

@@ -1,0 +1,200 @@
+//===- HopperOps.cpp - emitting Hopper primitives in the LLVM dialect -----===//
+#include "passes/Lowering/HopperOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace stagecraft::hopper;
+
+static constexpr const char *kSmemSymbol = "stagecraft_dynamic_smem";
+
+Type Emitter::ptr(unsigned space) {
+  return LLVM::LLVMPointerType::get(b.getContext(), space);
+}
+
+Value Emitter::c32(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value Emitter::c64(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+Value Emitter::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+Value Emitter::sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+Value Emitter::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+Value Emitter::divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+Value Emitter::remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+Value Emitter::andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+Value Emitter::cmp(arith::CmpIPredicate p, Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, p, x, y);
+}
+Value Emitter::land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+
+void Emitter::ifThen(Value cond, const std::function<void()> &then) {
+  auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&op.getThenRegion().front());
+  then();
+}
+
+ValueRange Emitter::ifYield(Value cond, ValueRange values,
+                            const std::function<SmallVector<Value>()> &then) {
+  auto op = scf::IfOp::create(b, loc, values.getTypes(), cond,
+                              /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&op.getThenRegion().front());
+    SmallVector<Value> results = then();
+    scf::YieldOp::create(b, loc, results);
+    b.setInsertionPointToStart(&op.getElseRegion().front());
+    scf::YieldOp::create(b, loc, values);
+  }
+  return op.getResults();
+}
+
+Value Emitter::threadIdx() { return NVVM::ThreadIdXOp::create(b, loc, i32()); }
+Value Emitter::blockIdx(int dim) {
+  if (dim == 0) return NVVM::BlockIdXOp::create(b, loc, i32());
+  if (dim == 1) return NVVM::BlockIdYOp::create(b, loc, i32());
+  return NVVM::BlockIdZOp::create(b, loc, i32());
+}
+Value Emitter::gridDim(int dim) {
+  if (dim == 0) return NVVM::GridDimXOp::create(b, loc, i32());
+  if (dim == 1) return NVVM::GridDimYOp::create(b, loc, i32());
+  return NVVM::GridDimZOp::create(b, loc, i32());
+}
+
+Value Emitter::smemBase() {
+  return LLVM::AddressOfOp::create(b, loc, ptr(3), kSmemSymbol);
+}
+Value Emitter::smemPtr(int64_t offset) { return smemPtr(c32(offset)); }
+Value Emitter::smemPtr(Value offset) {
+  return LLVM::GEPOp::create(b, loc, ptr(3), b.getI8Type(), smemBase(),
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+Value Emitter::smemAddr32(Value p) {
+  return LLVM::PtrToIntOp::create(b, loc, i32(), p);
+}
+
+void Emitter::syncThreads() { NVVM::Barrier0Op::create(b, loc); }
+
+void Emitter::namedBarrier(int id, int threads) {
+  NVVM::BarrierOp::create(b, loc, Type(), c32(id), c32(threads),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+void Emitter::mbarrierInit(Value bar, int count) {
+  NVVM::MBarrierInitOp::create(b, loc, bar, c32(count), Value());
+}
+
+void Emitter::mbarrierArriveExpectTx(Value bar, int64_t bytes) {
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, c32(bytes),
+                                         NVVM::MemScopeKind::CTA, false,
+                                         Value());
+}
+
+void Emitter::mbarrierArrive(Value bar) {
+  NVVM::MBarrierArriveOp::create(b, loc, i64(), bar);
+}
+
+void Emitter::mbarrierWait(Value bar, Value parity) {
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity, c32(0x989680));
+}
+
+void Emitter::tmaLoad(Value dst, Value tensorMap, ValueRange coords, Value bar) {
+  // The .shared::cluster form wants a cluster-shared (7) pointer; a CTA's
+  // own shared memory is part of its cluster's.
+  dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr(7), dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, tensorMap, coords, bar, ValueRange(), Value(), Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+      NVVM::CTAGroupKindAttr(), Value());
+}
+
+void Emitter::tmaStore(Value tensorMap, Value src, ValueRange coords) {
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, loc, tensorMap, src, coords, Value(), NVVM::TMAStoreMode::TILE,
+      Value());
+}
+
+void Emitter::tmaStoreCommitAndWait() {
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                       b.getUnitAttr());
+}
+
+void Emitter::fenceProxyAsyncShared() {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+void Emitter::setMaxRegisters(int count, bool increase) {
+  NVVM::SetMaxRegisterOp::create(
+      b, loc, count,
+      increase ? NVVM::SetMaxRegisterAction::increase
+               : NVVM::SetMaxRegisterAction::decrease);
+}
+
+Value Emitter::wgmmaDescriptor(Value addr) {
+  // start address >> 4 in bits 0-13, leading byte offset 16 (>> 4 = 1,
+  // unused for swizzled K-major), stride byte offset 1024 (>> 4 = 64) in
+  // bits 32-45, swizzle mode 1 (128B) in bits 62-63.
+  Value a = arith::ExtUIOp::create(b, loc, i64(), addr);
+  a = arith::AndIOp::create(b, loc, a, c64(0x3FFFF));
+  a = arith::ShRUIOp::create(b, loc, a, c64(4));
+  uint64_t fixed = (1ull << 16) | (64ull << 32) | (1ull << 62);
+  return arith::OrIOp::create(b, loc, a, c64(static_cast<int64_t>(fixed)));
+}
+
+void Emitter::wgmmaFence() { NVVM::WgmmaFenceAlignedOp::create(b, loc); }
+void Emitter::wgmmaCommit() { NVVM::WgmmaGroupSyncAlignedOp::create(b, loc); }
+void Emitter::wgmmaWait(int pending) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+}
+
+Type Emitter::accType(int n) {
+  SmallVector<Type> fields(n / 2, f32());
+  return LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+}
+
+Value Emitter::zeroAcc(int n) {
+  Type type = accType(n);
+  Value acc = LLVM::UndefOp::create(b, loc, type);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  for (int i = 0; i < n / 2; ++i)
+    acc = LLVM::InsertValueOp::create(b, loc, acc, zero, i);
+  return acc;
+}
+
+Value Emitter::wgmma(int n, Value descA, Value descB, Value acc, bool transB) {
+  // Operands: $0..$(regs-1) the accumulators (outputs, tied to the inputs
+  // after the descriptors), $regs / $regs+1 the descriptors, $regs+2 the
+  // scale-d flag (a predicate in PTX). In LLVM inline asm bare braces are
+  // literal; `$(`..`$)` would delimit a dialect variant.
+  int regs = n / 2;
+  std::string asmText = llvm::formatv("{{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
+                                      "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.bf16.bf16 {{",
+                                      regs + 2, n)
+                            .str();
+  for (int i = 0; i < regs; ++i)
+    asmText += (i ? ", $" : "$") + std::to_string(i);
+  asmText += llvm::formatv("}, ${0}, ${1}, p, 1, 1, 0, {2}; }", regs, regs + 1,
+                           transB ? 1 : 0)
+                 .str();
+  std::string constraints;
+  for (int i = 0; i < regs; ++i)
+    constraints += "=f,";
+  constraints += "l,l,r";
+  for (int i = 0; i < regs; ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> operands = {descA, descB, c32(1)};
+  for (int i = 0; i < regs; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, accType(n), operands, b.getStringAttr(asmText),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return op.getResult(0);
+}

@@ -1,0 +1,106 @@
+//===- HopperOps.h - emitting Hopper primitives in the LLVM dialect -*- C++ -*-===//
+//
+// Small helpers that emit the PTX-level pieces of a Hopper kernel as NVVM
+// ops (thread ids, barriers, mbarriers, TMA, fences, setmaxnreg) and inline
+// asm (wgmma.mma_async, whose accumulator count and operand forms the NVVM
+// op does not cover the way the pipeliner needs). Control flow and integer
+// arithmetic use scf and arith on i32; upstream conversions lower them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_HOPPEROPS_H
+#define STAGECRAFT_PASSES_LOWERING_HOPPEROPS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+namespace stagecraft::hopper {
+
+class Emitter {
+public:
+  Emitter(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  // Types.
+  mlir::Type i1() { return b.getI1Type(); }
+  mlir::Type i32() { return b.getI32Type(); }
+  mlir::Type i64() { return b.getI64Type(); }
+  mlir::Type f32() { return b.getF32Type(); }
+  mlir::Type ptr(unsigned space = 0);
+
+  // i32 arithmetic.
+  mlir::Value c32(int64_t v);
+  mlir::Value c64(int64_t v);
+  mlir::Value add(mlir::Value a, mlir::Value b);
+  mlir::Value sub(mlir::Value a, mlir::Value b);
+  mlir::Value mul(mlir::Value a, mlir::Value b);
+  mlir::Value divu(mlir::Value a, mlir::Value b);
+  mlir::Value remu(mlir::Value a, mlir::Value b);
+  mlir::Value andi(mlir::Value a, mlir::Value b);
+  mlir::Value cmp(mlir::arith::CmpIPredicate p, mlir::Value a, mlir::Value b);
+  mlir::Value land(mlir::Value a, mlir::Value b);
+
+  // Structured control flow.
+  void ifThen(mlir::Value cond, const std::function<void()> &then);
+  /// if (cond) then() else pass `values` through; returns the results.
+  mlir::ValueRange ifYield(mlir::Value cond, mlir::ValueRange values,
+                           const std::function<mlir::SmallVector<mlir::Value>()> &then);
+
+  // Special registers.
+  mlir::Value threadIdx();
+  mlir::Value blockIdx(int dim);
+  mlir::Value gridDim(int dim);
+
+  // Shared memory: the dynamic shared-memory base and byte offsets into it.
+  mlir::Value smemPtr(int64_t offset);
+  mlir::Value smemPtr(mlir::Value offset);
+  mlir::Value smemAddr32(mlir::Value ptr3);
+
+  // Barriers.
+  void syncThreads();
+  void namedBarrier(int id, int threads);
+  void mbarrierInit(mlir::Value bar, int count);
+  void mbarrierArriveExpectTx(mlir::Value bar, int64_t bytes);
+  void mbarrierArrive(mlir::Value bar);
+  void mbarrierWait(mlir::Value bar, mlir::Value parity);
+
+  // TMA (coordinates innermost first, i32).
+  void tmaLoad(mlir::Value dst, mlir::Value tensorMap,
+               mlir::ValueRange coords, mlir::Value bar);
+  void tmaStore(mlir::Value tensorMap, mlir::Value src,
+                mlir::ValueRange coords);
+  void tmaStoreCommitAndWait();
+  void fenceProxyAsyncShared();
+  void setMaxRegisters(int count, bool increase);
+
+  // wgmma.
+  /// Shared-memory matrix descriptor of a K-major operand in a 128-byte
+  /// swizzled buffer at 32-bit shared address `addr` (8-row groups 1024
+  /// bytes apart).
+  mlir::Value wgmmaDescriptor(mlir::Value addr);
+  void wgmmaFence();
+  void wgmmaCommit();
+  void wgmmaWait(int pending);
+  /// D = A*B + D for one m64nNk16 bf16 wgmma; `acc` is the N/2 f32
+  /// accumulator registers of this thread, as an LLVM struct.
+  mlir::Value wgmma(int n, mlir::Value descA, mlir::Value descB,
+                    mlir::Value acc, bool transB);
+
+  /// An LLVM struct of `n` f32.
+  mlir::Type accType(int n);
+  mlir::Value zeroAcc(int n);
+
+private:
+  mlir::Value smemBase();
+  mlir::Value base;
+};
+
+} // namespace stagecraft::hopper
+
+#endif // STAGECRAFT_PASSES_LOWERING_HOPPEROPS_H

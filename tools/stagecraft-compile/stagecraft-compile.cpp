@@ -1,0 +1,92 @@
+//===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
+//
+//   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] -o DIR
+//
+// Runs the compile driver (the same call the app makes) and writes a kernel
+// bundle (docs/bundle-format.md). Diagnostics go to stderr with
+// file:line:col; the exit status is non-zero on any error, and no bundle is
+// written then.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Driver/CompileDriver.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"), cl::Required);
+static cl::opt<std::string> output("o", cl::desc("Bundle directory to write"),
+                                   cl::value_desc("dir"));
+static cl::opt<std::string> schedule("schedule", cl::desc("Schedule JSON to apply"),
+                                     cl::value_desc("file"));
+static cl::list<std::string> sizes("size", cl::desc("Problem size, NAME=VALUE (repeatable)"),
+                                   cl::value_desc("NAME=VALUE"));
+static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (default: the only one)"));
+static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
+static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"));
+static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"));
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Stagecraft: loop IR to a kernel bundle\n");
+
+  auto source = MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/true);
+  if (!source) {
+    errs() << input << ":1:1: error: cannot read: " << source.getError().message() << "\n";
+    return 1;
+  }
+  stagecraft::CompileOptions options;
+  options.emitCubin = !noCubin;
+  options.ptxasPath = ptxas;
+  options.kernel = kernel;
+  for (const std::string &s : sizes) {
+    StringRef name, value;
+    std::tie(name, value) = StringRef(s).split('=');
+    long long v = 0;
+    if (name.empty() || value.getAsInteger(10, v)) {
+      errs() << "error: --size expects NAME=VALUE, got '" << s << "'\n";
+      return 1;
+    }
+    options.sizes.push_back({name.str(), v});
+  }
+  if (!schedule.empty()) {
+    auto text = MemoryBuffer::getFile(schedule, /*IsText=*/true);
+    if (!text) {
+      errs() << schedule << ":1:1: error: cannot read: " << text.getError().message() << "\n";
+      return 1;
+    }
+    options.scheduleJson = (*text)->getBuffer().str();
+    options.scheduleSource = schedule;
+  }
+
+  stagecraft::CompileResult result =
+      stagecraft::compile((*source)->getBuffer(), input, options);
+  for (const std::string &d : result.diagnostics)
+    errs() << d << "\n";
+  if (!result.ok())
+    return 1;
+  if (!output.empty())
+    if (Error e = stagecraft::writeBundle(result, output)) {
+      errs() << "error: " << toString(std::move(e)) << "\n";
+      return 1;
+    }
+  if (!quiet) {
+    outs() << "kernel " << result.kernel << ": " << result.steadyState << "\n";
+    if (result.ptxas.ran)
+      outs() << formatv("ptxas: {0} registers, {1} bytes smem, {2} bytes spill "
+                        "stores, {3} bytes spill loads\n",
+                        result.ptxas.registers, result.ptxas.sharedBytes,
+                        result.ptxas.spillStoreBytes, result.ptxas.spillLoadBytes);
+    outs() << formatv("time: parse {0:F1} ms, passes {1:F1} ms, ptx {2:F1} ms, "
+                      "ptxas {3:F1} ms, total {4:F1} ms\n",
+                      result.parseMillis, result.passesMillis, result.ptxMillis,
+                      result.ptxasMillis, result.totalMillis);
+    if (!output.empty())
+      outs() << "bundle: " << output << "\n";
+  }
+  return 0;
+}
