@@ -10,7 +10,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 PACKAGES=(cmake ninja-build g++ ccache python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libglfw3-dev libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
-  xvfb xauth)
+  xvfb xauth
+  libstb-dev fonts-dejavu-core)  # the app: PNG screenshots (stb_image_write), legible fonts
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

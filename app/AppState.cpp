@@ -1,0 +1,602 @@
+//===- AppState.cpp - the session and its commands, without drawing -------===//
+#include "app/AppState.h"
+#include "app/SessionLoader.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+using Clock = std::chrono::steady_clock;
+
+std::string stagecraft::app::formatBytes(int64_t bytes) {
+  char buf[64];
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(bytes));
+  else if (bytes < 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f MiB", bytes / (1024.0 * 1024.0));
+  std::string s = buf;
+  // "160.0 KiB" reads worse than "160 KiB".
+  size_t dot = s.find(".0 ");
+  if (dot != std::string::npos)
+    s.erase(dot, 2);
+  return s;
+}
+
+std::string CompileView::firstError() const {
+  const CompileResult *r = result();
+  if (!r)
+    return "";
+  for (const std::string &d : r->diagnostics)
+    if (d.find("error:") != std::string::npos)
+      return d;
+  if (r->status == CompileResult::Status::Error)
+    return r->diagnostics.empty() ? "the compile failed without a diagnostic"
+                                  : r->diagnostics.front();
+  return "";
+}
+
+static std::string absolutePath(const std::string &path) {
+  if (path.empty())
+    return path;
+  llvm::SmallString<256> p(path);
+  llvm::sys::fs::make_absolute(p);
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+  return std::string(p);
+}
+
+AppState::AppState(AppConfig config)
+    : config_(std::move(config)),
+      jobs_(config_.backend.compile ? config_.backend
+                                    : CompileBackend::driver()),
+      runner_([&] {
+        RunnerOptions o = config_.runnerOptions;
+        o.command = config_.runnerCommand;
+        return o;
+      }()) {
+  // Bundles of this session go in their own directory, so two app
+  // instances never overwrite each other's.
+  std::string root =
+      config_.bundleRoot.empty() ? cacheDirectory() + "/bundles" : config_.bundleRoot;
+  char stamp[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  sessionDir_ = root + "/session-" + stamp + "-" + std::to_string(getpid());
+  if (config_.startRunner && !config_.runnerCommand.empty())
+    runner_.start();
+  lastAutosave_ = Clock::now();
+  setStatus(StatusLevel::Info, "ready");
+}
+
+AppState::~AppState() {
+  if (dirty_)
+    autosaveNow();
+}
+
+void AppState::setStatus(StatusLevel level, std::string text) {
+  status_.level = level;
+  status_.text = std::move(text);
+  status_.at = Clock::now();
+}
+
+void AppState::addRecent(const std::string &path) {
+  if (path.empty())
+    return;
+  recent_.erase(std::remove(recent_.begin(), recent_.end(), path),
+                recent_.end());
+  recent_.insert(recent_.begin(), path);
+  if (recent_.size() > 10)
+    recent_.resize(10);
+}
+
+// --- Files -----------------------------------------------------------------
+
+bool AppState::openFile(const std::string &path) {
+  std::string text, error;
+  std::string abs = absolutePath(path);
+  if (!readFile(abs, text, error)) {
+    setStatus(StatusLevel::Error, error);
+    return false;
+  }
+  return openText(text, abs);
+}
+
+bool AppState::openText(const std::string &text, const std::string &path,
+                        const Schedule *schedule) {
+  std::string name = path.empty() ? "<untitled>" : path;
+  LoadedIr loaded = loadLoopIr(text, name);
+  loadDiagnostics_ = loaded.diagnostics;
+  if (!loaded.ok) {
+    setStatus(StatusLevel::Error,
+              "cannot open " + name + ": " +
+                  (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front()));
+    return false;
+  }
+  Schedule initial = loaded.graph.initialSchedule;
+  initial.kernel = loaded.kernel;
+  std::string scheduleProblem;
+  if (schedule) {
+    for (const ScheduleEntry &e : schedule->entries())
+      if (loaded.graph.findUnit(e.name) < 0)
+        scheduleProblem = "the saved schedule names \"" + e.name +
+                          "\", which this loop does not have; using the IR's";
+    if (scheduleProblem.empty())
+      for (const ScheduleEntry &e : schedule->entries())
+        initial.set(e.name, e.sched);
+  }
+  editor_ = ScheduleEditor(std::move(loaded.graph), initial);
+  hasIr_ = true;
+  irPath_ = path;
+  irText_ = text;
+  kernel_ = loaded.kernel;
+  selected_.clear();
+  selectedRun_ = 0;
+  compile_ = CompileView();
+  addRecent(path);
+  if (!scheduleProblem.empty())
+    setStatus(StatusLevel::Warning, scheduleProblem);
+  else
+    setStatus(StatusLevel::Ok, "opened " + name + " (kernel " + kernel_ + ", " +
+                                   std::to_string(editor_.graph().units.size()) +
+                                   " ops in the loop)");
+  dirty_ = true;
+  recompile();
+  return true;
+}
+
+bool AppState::restoreSession(const SessionFile &s) {
+  recent_ = s.recentFiles;
+  runs_ = s.runs;
+  nextVariant_ = s.nextVariant;
+  autoRun_ = s.autoRun;
+  if (!s.runnerCommand.empty() && config_.runnerCommand.empty())
+    setRunnerCommand(s.runnerCommand);
+  if (s.irText.empty() && s.irPath.empty())
+    return false;
+  // Prefer the file on disk when it still has the autosaved text; otherwise
+  // the autosaved text (the file was moved or changed since).
+  std::string onDisk, error;
+  bool same = !s.irPath.empty() && readFile(s.irPath, onDisk, error) &&
+              onDisk == s.irText;
+  llvm::Expected<Schedule> schedule =
+      Schedule::fromJson(s.scheduleJson, "autosave schedule");
+  const Schedule *sched = nullptr;
+  Schedule parsed;
+  if (schedule) {
+    parsed = std::move(*schedule);
+    sched = &parsed;
+  } else {
+    llvm::consumeError(schedule.takeError());
+  }
+  std::vector<std::string> keepRecent = recent_;
+  bool ok = openText(same || s.irText.empty() ? onDisk : s.irText, s.irPath,
+                     sched);
+  recent_ = keepRecent;
+  addRecent(s.irPath);
+  if (ok)
+    setStatus(StatusLevel::Ok,
+              std::string("restored the last session") +
+                  (same ? "" : " (from the autosaved copy of the IR: the file "
+                               "on disk is missing or changed)"));
+  return ok;
+}
+
+bool AppState::restoreAutosave() {
+  if (config_.autosavePath.empty())
+    return false;
+  SessionFile s;
+  std::string error;
+  if (!loadSession(config_.autosavePath, s, error))
+    return false;
+  return restoreSession(s);
+}
+
+bool AppState::saveIr(const std::string &path) {
+  if (!hasIr_)
+    return false;
+  std::string out, error;
+  if (!scheduledIrText(irText_, irPath_.empty() ? "<untitled>" : irPath_,
+                       editor_.schedule(), out, error)) {
+    setStatus(StatusLevel::Error, "cannot save the IR: " + error);
+    return false;
+  }
+  std::string abs = absolutePath(path);
+  std::string werr = writeFileAtomically(abs, out);
+  if (!werr.empty()) {
+    setStatus(StatusLevel::Error, werr);
+    return false;
+  }
+  // The saved file is now the session's IR: its schedule is the board's.
+  irText_ = out;
+  irPath_ = abs;
+  addRecent(abs);
+  dirty_ = true;
+  setStatus(StatusLevel::Ok, "saved the IR with this schedule to " + abs);
+  return true;
+}
+
+bool AppState::saveSchedule(const std::string &path) {
+  if (!hasIr_)
+    return false;
+  std::string err = writeFileAtomically(absolutePath(path),
+                                        editor_.schedule().toJson());
+  if (!err.empty()) {
+    setStatus(StatusLevel::Error, err);
+    return false;
+  }
+  setStatus(StatusLevel::Ok, "saved the schedule to " + path);
+  return true;
+}
+
+bool AppState::loadSchedule(const std::string &path) {
+  if (!hasIr_)
+    return false;
+  std::string text, error;
+  if (!readFile(path, text, error)) {
+    setStatus(StatusLevel::Error, error);
+    return false;
+  }
+  llvm::Expected<Schedule> s = Schedule::fromJson(text, path);
+  if (!s) {
+    setStatus(StatusLevel::Error, llvm::toString(s.takeError()));
+    return false;
+  }
+  if (!s->kernel.empty() && s->kernel != kernel_) {
+    setStatus(StatusLevel::Error, path + " is a schedule for kernel " +
+                                      s->kernel + ", not " + kernel_);
+    return false;
+  }
+  std::string problem = editor_.replace(*s);
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, path + ": " + problem);
+    return false;
+  }
+  afterScheduleChange("loaded the schedule " + path);
+  if (!editor_.report().legal())
+    setStatus(StatusLevel::Warning,
+              "loaded " + path + ": this schedule is illegal: " +
+                  editor_.report().violations.front().message);
+  return true;
+}
+
+// --- Edits -----------------------------------------------------------------
+
+void AppState::afterScheduleChange(const std::string &what) {
+  dirty_ = true;
+  setStatus(StatusLevel::Ok, what);
+  recompile();
+}
+
+MoveOutcome AppState::moveUnit(const std::string &unit, const MoveTarget &to) {
+  MoveOutcome out = editor_.move(unit, to);
+  if (!out.applied) {
+    setStatus(StatusLevel::Error, "refused: " + out.explanation);
+    return out;
+  }
+  selected_ = unit;
+  if (out.changed) {
+    OpSchedule s = editor_.unitSchedule(editor_.graph().findUnit(unit));
+    afterScheduleChange("moved " + unit + " to stage " +
+                        std::to_string(s.stage) + ", warp group " +
+                        std::to_string(s.group));
+  }
+  return out;
+}
+
+MoveOutcome AppState::setWait(const std::string &unit, int64_t wait) {
+  MoveOutcome out = editor_.setWait(unit, wait);
+  if (!out.applied)
+    setStatus(StatusLevel::Error, "refused: " + out.explanation);
+  else if (out.changed)
+    afterScheduleChange(unit + " now leaves " + std::to_string(wait) +
+                        " wgmma group(s) in flight");
+  return out;
+}
+
+bool AppState::undo() {
+  if (!editor_.undo()) {
+    setStatus(StatusLevel::Info, "nothing to undo");
+    return false;
+  }
+  afterScheduleChange("undone");
+  return true;
+}
+
+bool AppState::redo() {
+  if (!editor_.redo()) {
+    setStatus(StatusLevel::Info, "nothing to redo");
+    return false;
+  }
+  afterScheduleChange("redone");
+  return true;
+}
+
+bool AppState::restoreRun(uint64_t runId) {
+  const RunRecord *r = findRun(runId);
+  if (!r || !hasIr_)
+    return false;
+  selectedRun_ = runId;
+  llvm::Expected<Schedule> s = Schedule::fromJson(r->scheduleJson, "run");
+  if (!s) {
+    setStatus(StatusLevel::Error, llvm::toString(s.takeError()));
+    return false;
+  }
+  std::string problem = editor_.replace(*s);
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, problem);
+    return false;
+  }
+  afterScheduleChange("restored the schedule of variant #" +
+                      std::to_string(runId));
+  return true;
+}
+
+// --- Compiles --------------------------------------------------------------
+
+std::string AppState::bundleDirFor(uint64_t variant) const {
+  return sessionDir_ + "/variant-" + std::to_string(variant);
+}
+
+void AppState::recompile() {
+  if (!hasIr_)
+    return;
+  CompileRequest req;
+  req.source = irText_;
+  req.sourceName = irPath_.empty() ? "<untitled>" : irPath_;
+  req.options.scheduleJson = editor_.schedule().toJson();
+  req.options.scheduleSource = "the board's schedule";
+  req.options.kernel = kernel_;
+  req.scheduleOnly = !config_.fullCompile;
+  compileScheduleJson_ = req.options.scheduleJson;
+  // The bundle directory is claimed by the variant only if it compiles;
+  // name it by job so superseded jobs never clash with a variant's.
+  req.bundleDir = sessionDir_ + "/job-" + std::to_string(jobs_.newest() + 1);
+  uint64_t id = jobs_.submit(std::move(req));
+  compile_ = CompileView();
+  compile_.state = CompileView::State::Compiling;
+  compile_.job = id;
+  compile_.started = Clock::now();
+}
+
+void AppState::applyCompileOutcome(CompileOutcome o) {
+  if (o.job != compile_.job)
+    return; // stale (CompileJobs already drops these; belt and braces)
+  if (o.phase == CompileOutcome::Phase::ScheduleChecked) {
+    compile_.hasChecked = true;
+    compile_.checkedSeconds = o.seconds;
+    compile_.checked = std::move(o.result);
+    if (compile_.checked.status == CompileResult::Status::Error) {
+      compile_.state = CompileView::State::Error;
+    } else if (!config_.fullCompile) {
+      compile_.state = CompileView::State::Ok;
+    }
+    return;
+  }
+  compile_.hasFull = true;
+  compile_.fullSeconds = o.seconds;
+  compile_.full = std::move(o.result);
+  compile_.bundleDir = o.bundleDir;
+  compile_.bundleError = o.bundleError;
+  if (compile_.full.status == CompileResult::Status::Cancelled)
+    return; // a newer job follows
+  compile_.state = compile_.full.ok() && o.bundleError.empty()
+                       ? CompileView::State::Ok
+                       : CompileView::State::Error;
+  recordVariant(compile_);
+}
+
+void AppState::recordVariant(const CompileView &view) {
+  const CompileResult &r = view.full;
+  // One record per distinct schedule of this IR: recompiling a schedule
+  // (undo back to it) updates its record instead of adding a twin.
+  RunRecord *rec = nullptr;
+  for (RunRecord &x : runs_)
+    if (x.irPath == irPath_ && x.scheduleJson == compileScheduleJson_)
+      rec = &x;
+  bool isNew = !rec;
+  if (isNew) {
+    runs_.emplace_back();
+    rec = &runs_.back();
+    rec->id = nextVariant_++;
+    rec->irPath = irPath_;
+    rec->scheduleJson = compileScheduleJson_;
+  }
+  const ScheduleReport &rep = editor_.report();
+  rec->steadyState = r.steadyState.empty() ? rep.steadyState : r.steadyState;
+  rec->stages = rep.numStages;
+  rec->smemBytes = rep.smemBytes;
+  rec->compileSeconds = view.checkedSeconds + view.fullSeconds;
+  selectedRun_ = rec->id;
+  dirty_ = true;
+  if (view.state == CompileView::State::Error) {
+    if (rec->state != RunState::Done) { // keep an earlier measurement
+      rec->state = RunState::CompileFailed;
+      rec->error = view.bundleError.empty() ? view.firstError() : view.bundleError;
+    }
+    runWhenCompiled_ = false;
+    return;
+  }
+  rec->error.clear();
+  // Move the job's bundle to the variant's own directory.
+  std::string dir = bundleDirFor(rec->id);
+  llvm::sys::fs::remove_directories(dir);
+  if (std::error_code ec = llvm::sys::fs::rename(view.bundleDir, dir))
+    dir = view.bundleDir;
+  rec->bundleDir = dir;
+  rec->registers = r.ptxas.ran ? r.ptxas.registers : -1;
+  rec->spillBytes = r.ptxas.ran ? r.ptxas.spillStoreBytes + r.ptxas.spillLoadBytes : 0;
+  bool measured = rec->state == RunState::Done && rec->status == "ok";
+  if (!measured)
+    rec->state = RunState::Compiled;
+  if ((autoRun_ && !measured) || runWhenCompiled_)
+    runVariant(rec->id);
+  runWhenCompiled_ = false;
+}
+
+// --- Runs ------------------------------------------------------------------
+
+std::vector<const RunRecord *> AppState::currentRuns() const {
+  std::vector<const RunRecord *> out;
+  for (const RunRecord &r : runs_)
+    if (r.irPath == irPath_)
+      out.push_back(&r);
+  return out;
+}
+
+const RunRecord *AppState::findRun(uint64_t id) const {
+  for (const RunRecord &r : runs_)
+    if (r.id == id)
+      return &r;
+  return nullptr;
+}
+
+RunRecord *AppState::findRunMutable(uint64_t id) {
+  for (RunRecord &r : runs_)
+    if (r.id == id)
+      return &r;
+  return nullptr;
+}
+
+bool AppState::runVariant(uint64_t id) {
+  RunRecord *r = findRunMutable(id);
+  if (!r)
+    return false;
+  if (r->bundleDir.empty() || !llvm::sys::fs::exists(r->bundleDir + "/manifest.json")) {
+    setStatus(StatusLevel::Error, "variant #" + std::to_string(id) +
+                                      " has no bundle to run (it did not compile)");
+    return false;
+  }
+  if (r->state == RunState::Queued || r->state == RunState::Running)
+    return true;
+  if (runner_.state() == RunnerState::Unavailable) {
+    r->state = RunState::NotRun;
+    r->error = runner_.stateText();
+    setStatus(StatusLevel::Warning, "variant #" + std::to_string(id) +
+                                        " not run: " + runner_.stateText());
+    dirty_ = true;
+    return false;
+  }
+  r->request = runner_.submit(r->bundleDir);
+  r->state = RunState::Queued;
+  r->error.clear();
+  requestToRun_[r->request] = id;
+  setStatus(StatusLevel::Info, "variant #" + std::to_string(id) + " sent to the runner");
+  return true;
+}
+
+void AppState::runCurrent() {
+  std::string json = editor_.schedule().toJson();
+  for (const RunRecord &r : runs_)
+    if (r.irPath == irPath_ && r.scheduleJson == json &&
+        r.state != RunState::CompileFailed && !r.bundleDir.empty()) {
+      runVariant(r.id);
+      return;
+    }
+  // Not compiled yet (or still compiling): run it when the compile is done.
+  runWhenCompiled_ = true;
+  if (compile_.state != CompileView::State::Compiling)
+    recompile();
+  setStatus(StatusLevel::Info, "will run this schedule when it has compiled");
+}
+
+void AppState::setAutoRun(bool on) {
+  autoRun_ = on;
+  dirty_ = true;
+}
+
+void AppState::setRunnerCommand(const std::string &command) {
+  config_.runnerCommand = command;
+  runner_.setCommand(command);
+  if (runner_.state() == RunnerState::Stopped ||
+      runner_.state() == RunnerState::Unavailable)
+    runner_.restart();
+  dirty_ = true;
+}
+
+// --- Housekeeping ----------------------------------------------------------
+
+void AppState::poll() {
+  while (std::optional<CompileOutcome> o = jobs_.take())
+    applyCompileOutcome(std::move(*o));
+
+  for (RunnerEvent &e : runner_.poll()) {
+    auto it = requestToRun_.find(e.request);
+    if (it == requestToRun_.end())
+      continue;
+    RunRecord *r = findRunMutable(it->second);
+    requestToRun_.erase(it);
+    if (!r)
+      continue;
+    r->request = 0;
+    dirty_ = true;
+    if (e.kind == RunnerEvent::Kind::Failed) {
+      r->state = RunState::NotRun;
+      r->error = e.reason;
+      setStatus(StatusLevel::Error,
+                "variant #" + std::to_string(r->id) + ": " + e.reason);
+      continue;
+    }
+    const RunnerReply &rep = e.reply;
+    r->state = RunState::Done;
+    r->status = rep.status;
+    r->error = rep.error;
+    r->verified = rep.verified;
+    r->tflops = rep.tflops;
+    r->referenceTflops = rep.referenceTflops;
+    r->ratioToReference = rep.ratioToReference;
+    r->medianUs = rep.medianUs;
+    r->device = rep.deviceName;
+    if (rep.registersPerThread)
+      r->registers = *rep.registersPerThread;
+    setStatus(rep.status == "ok" ? StatusLevel::Ok : StatusLevel::Error,
+              "variant #" + std::to_string(r->id) + ": " + r->resultText() +
+                  (rep.error.empty() ? "" : ": " + rep.error));
+  }
+  // Requests in flight are shown as running.
+  for (RunRecord &r : runs_)
+    if (r.state == RunState::Queued && runner_.running() &&
+        r.request != 0 && runner_.pending() > 0) {
+      // The runner runs one request at a time, oldest first.
+      uint64_t oldest = UINT64_MAX;
+      for (auto &[req, run] : requestToRun_)
+        oldest = std::min(oldest, req);
+      if (r.request == oldest)
+        r.state = RunState::Running;
+    }
+
+  if (dirty_ && !config_.autosavePath.empty() &&
+      Clock::now() - lastAutosave_ > std::chrono::milliseconds(300))
+    autosaveNow();
+}
+
+SessionFile AppState::sessionFile() const {
+  SessionFile s;
+  s.irPath = irPath_;
+  s.irText = irText_;
+  s.scheduleJson = hasIr_ ? editor_.schedule().toJson() : "";
+  s.runs = runs_;
+  s.nextVariant = nextVariant_;
+  s.recentFiles = recent_;
+  s.runnerCommand = config_.runnerCommand;
+  s.autoRun = autoRun_;
+  return s;
+}
+
+std::string AppState::autosaveNow() {
+  if (config_.autosavePath.empty())
+    return "";
+  lastAutosave_ = Clock::now();
+  std::string err = saveSession(config_.autosavePath, sessionFile());
+  if (err.empty())
+    dirty_ = false;
+  else
+    setStatus(StatusLevel::Warning, "autosave failed: " + err);
+  return err;
+}

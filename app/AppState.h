@@ -1,0 +1,185 @@
+//===- AppState.h - the session and its commands, without drawing -*- C++ -*-===//
+//
+// Everything the app does that is not drawing: the open IR and its loop
+// graph, the schedule with undo/redo (ScheduleEditor), background compiles
+// (CompileJobs), the runner (RunnerClient), the list of variants (runs), the
+// status line, and autosave. Panels read it and call its commands; tests
+// drive it without a window. No ImGui here.
+//
+// Threading: every method is for the UI thread. Work happens on the compile
+// worker and the runner's reader thread; poll() (once a frame) takes their
+// results.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_APP_APPSTATE_H
+#define STAGECRAFT_APP_APPSTATE_H
+
+#include "app/Autosave.h"
+#include "app/CompileJobs.h"
+#include "app/RunRecord.h"
+#include "app/RunnerClient.h"
+#include "app/ScheduleEditor.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stagecraft::app {
+
+struct AppConfig {
+  /// The runner command ("" = none: runs are not possible, all else works).
+  std::string runnerCommand;
+  bool startRunner = true;
+  RunnerOptions runnerOptions;
+  /// The autosave file ("" = no autosave, e.g. for --screenshot and tests).
+  std::string autosavePath;
+  /// Where bundles go (a per-session directory is made inside).
+  std::string bundleRoot;
+  /// The compile back end (the real driver unless a test replaces it).
+  CompileBackend backend;
+  /// Run the full compile after the schedule-only one.
+  bool fullCompile = true;
+};
+
+enum class StatusLevel { Info, Ok, Warning, Error };
+
+struct StatusMessage {
+  StatusLevel level = StatusLevel::Info;
+  std::string text;
+  std::chrono::steady_clock::time_point at;
+};
+
+/// What the compile panel and the status line show: the newest job.
+struct CompileView {
+  enum class State { Idle, Compiling, Ok, Error };
+  State state = State::Idle;
+  uint64_t job = 0;
+  std::chrono::steady_clock::time_point started;
+  bool hasChecked = false, hasFull = false;
+  CompileResult checked, full;
+  double checkedSeconds = 0, fullSeconds = 0;
+  std::string bundleDir, bundleError;
+  /// The most complete result: the full one when there is one.
+  const CompileResult *result() const {
+    return hasFull ? &full : hasChecked ? &checked : nullptr;
+  }
+  /// The first error diagnostic of the newest result, or "".
+  std::string firstError() const;
+};
+
+class AppState {
+public:
+  explicit AppState(AppConfig config);
+  ~AppState();
+  AppState(const AppState &) = delete;
+  AppState &operator=(const AppState &) = delete;
+
+  // --- Files. Each returns false and sets the status line on failure.
+  bool openFile(const std::string &path);
+  /// Opens IR from text; `path` names it (may be ""). `schedule`, when
+  /// given, replaces the IR's own (restoring a session).
+  bool openText(const std::string &text, const std::string &path,
+                const Schedule *schedule = nullptr);
+  /// Restores the autosaved session; false when there is none.
+  bool restoreAutosave();
+  bool restoreSession(const SessionFile &session);
+  /// Writes the IR with the current schedule in its tile.sched attributes.
+  bool saveIr(const std::string &path);
+  bool saveSchedule(const std::string &path);
+  bool loadSchedule(const std::string &path);
+
+  bool hasIr() const { return hasIr_; }
+  const std::string &irPath() const { return irPath_; }
+  const std::string &irText() const { return irText_; }
+  const std::string &kernel() const { return kernel_; }
+  /// Why the last open failed (diagnostics), when it did.
+  const std::vector<std::string> &loadDiagnostics() const {
+    return loadDiagnostics_;
+  }
+  const std::vector<std::string> &recentFiles() const { return recent_; }
+  const ScheduleEditor &editor() const { return editor_; }
+
+  // --- Schedule edits (each recompiles and autosaves).
+  MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
+  MoveOutcome setWait(const std::string &unit, int64_t wait);
+  bool undo();
+  bool redo();
+  /// Makes a run's schedule the current one (an undo step).
+  bool restoreRun(uint64_t runId);
+
+  const std::string &selectedUnit() const { return selected_; }
+  void select(const std::string &unit) { selected_ = unit; }
+  uint64_t selectedRun() const { return selectedRun_; }
+
+  // --- Compiles.
+  void recompile();
+  const CompileView &compileView() const { return compile_; }
+  uint64_t compilesSuperseded() const { return jobs_.supersededCount(); }
+
+  // --- Runs.
+  const std::vector<RunRecord> &runs() const { return runs_; }
+  /// The runs of the open IR, oldest first.
+  std::vector<const RunRecord *> currentRuns() const;
+  const RunRecord *findRun(uint64_t id) const;
+  /// Sends a compiled variant to the runner.
+  bool runVariant(uint64_t id);
+  /// Runs the variant of the current schedule (compiling first if needed).
+  void runCurrent();
+  bool autoRun() const { return autoRun_; }
+  void setAutoRun(bool on);
+  RunnerClient &runner() { return runner_; }
+  const RunnerClient &runner() const { return runner_; }
+  void setRunnerCommand(const std::string &command);
+
+  // --- Status and housekeeping.
+  const StatusMessage &status() const { return status_; }
+  void setStatus(StatusLevel level, std::string text);
+  /// Takes finished compiles and runner results, writes the autosave when
+  /// due. Call once a frame; never blocks.
+  void poll();
+  /// Writes the autosave now (if enabled); "" or the error.
+  std::string autosaveNow();
+  SessionFile sessionFile() const;
+
+private:
+  void afterScheduleChange(const std::string &what);
+  void applyCompileOutcome(CompileOutcome outcome);
+  void recordVariant(const CompileView &view);
+  RunRecord *findRunMutable(uint64_t id);
+  void addRecent(const std::string &path);
+  std::string bundleDirFor(uint64_t variant) const;
+
+  AppConfig config_;
+  ScheduleEditor editor_;
+  bool hasIr_ = false;
+  std::string irPath_, irText_, kernel_;
+  std::vector<std::string> loadDiagnostics_;
+  std::vector<std::string> recent_;
+  std::string selected_;
+  uint64_t selectedRun_ = 0;
+
+  CompileJobs jobs_;
+  CompileView compile_;
+  std::string compileScheduleJson_; // the schedule the newest job compiles
+  bool runWhenCompiled_ = false;    // Ctrl+R before the compile finished
+
+  RunnerClient runner_;
+  std::vector<RunRecord> runs_;
+  uint64_t nextVariant_ = 1;
+  std::map<uint64_t, uint64_t> requestToRun_;
+  bool autoRun_ = true;
+  std::string sessionDir_;
+
+  StatusMessage status_;
+  bool dirty_ = false;
+  std::chrono::steady_clock::time_point lastAutosave_;
+};
+
+/// Formats bytes as "160 KiB" / "1.5 MiB".
+std::string formatBytes(int64_t bytes);
+
+} // namespace stagecraft::app
+
+#endif // STAGECRAFT_APP_APPSTATE_H

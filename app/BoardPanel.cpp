@@ -1,0 +1,444 @@
+//===- BoardPanel.cpp - the schedule board: stages x warp groups ----------===//
+#include "app/BoardPanel.h"
+#include "app/Theme.h"
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+constexpr float kLabelW = 150, kHeaderH = 28, kNewColW = 96;
+constexpr float kCardH = 44, kCardGap = 5, kCellPad = 6, kMinStageW = 170;
+constexpr double kRefusalSeconds = 8;
+
+ImVec2 add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
+ImVec2 sub(ImVec2 a, ImVec2 b) { return ImVec2(a.x - b.x, a.y - b.y); }
+bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) {
+  return p.x >= mn.x && p.x < mx.x && p.y >= mn.y && p.y < mx.y;
+}
+
+bool unitHasViolation(const ScheduleReport &r, const std::string &name) {
+  for (const Violation &v : r.violations)
+    if (v.def == name || v.use == name)
+      return true;
+  return false;
+}
+
+/// Dashed rectangle outline: the extra drop targets look provisional.
+void dashedRect(ImDrawList *dl, ImVec2 mn, ImVec2 mx, ImU32 col) {
+  const float dash = 6, gap = 5;
+  auto line = [&](ImVec2 a, ImVec2 b) {
+    float len = std::max(std::abs(b.x - a.x), std::abs(b.y - a.y));
+    for (float t = 0; t < len; t += dash + gap) {
+      float e = std::min(t + dash, len);
+      ImVec2 p0(a.x + (b.x - a.x) * t / len, a.y + (b.y - a.y) * t / len);
+      ImVec2 p1(a.x + (b.x - a.x) * e / len, a.y + (b.y - a.y) * e / len);
+      dl->AddLine(p0, p1, col, 1.5f);
+    }
+  };
+  line(mn, ImVec2(mx.x, mn.y));
+  line(ImVec2(mx.x, mn.y), mx);
+  line(mx, ImVec2(mn.x, mx.y));
+  line(ImVec2(mn.x, mx.y), mn);
+}
+
+void centeredText(ImDrawList *dl, ImFont *font, ImVec2 mn, ImVec2 mx, ImU32 col,
+                  const char *text) {
+  ImFont *f = font ? font : ImGui::GetFont();
+  float size = f->FontSize;
+  ImVec2 ts = f->CalcTextSizeA(size, FLT_MAX, 0, text);
+  dl->AddText(f, size,
+              ImVec2(mn.x + (mx.x - mn.x - ts.x) * 0.5f,
+                     mn.y + (mx.y - mn.y - ts.y) * 0.5f),
+              col, text);
+}
+
+std::string cardDetail(const LoopGraph &g, const Unit &u, const OpSchedule &s) {
+  char buf[96];
+  std::string kind = unitKindName(u.kind);
+  if (u.kind == UnitKind::Load)
+    std::snprintf(buf, sizeof buf, "%s  %lld KiB tile", kind.c_str(),
+                  static_cast<long long>(u.bufferBytes / 1024));
+  else if (u.kind == UnitKind::Dot)
+    std::snprintf(buf, sizeof buf, "%s  %.1f MFLOP%s", kind.c_str(),
+                  u.flops / 1e6,
+                  s.wait ? ("  wait " + std::to_string(s.wait)).c_str() : "");
+  else
+    std::snprintf(buf, sizeof buf, "%s  %zu ops", kind.c_str(), u.ops.size());
+  (void)g;
+  return buf;
+}
+
+void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
+              const Unit &u, const OpSchedule &s, bool selected, bool bad,
+              float alpha) {
+  dl->AddRectFilled(mn, mx, unitFill(u.kind, alpha), 6);
+  dl->AddRectFilled(mn, ImVec2(mn.x + 5, mx.y), unitAccent(u.kind), 6,
+                    ImDrawFlags_RoundCornersLeft);
+  if (bad)
+    dl->AddRect(mn, mx, colors::bad, 6, 0, 2.5f);
+  else if (selected)
+    dl->AddRect(mn, mx, colors::selection, 6, 0, 2.0f);
+  const Fonts &f = fonts();
+  ImFont *bold = f.bold ? f.bold : ImGui::GetFont();
+  ImFont *ui = f.ui ? f.ui : ImGui::GetFont();
+  ImU32 text = IM_COL32(255, 255, 255, static_cast<int>(255 * alpha));
+  ImU32 dim = IM_COL32(230, 232, 240, static_cast<int>(190 * alpha));
+  dl->AddText(bold, bold->FontSize, ImVec2(mn.x + 12, mn.y + 4), text,
+              u.name.c_str());
+  std::string order = "#" + std::to_string(s.order);
+  ImVec2 os = ui->CalcTextSizeA(ui->FontSize, FLT_MAX, 0, order.c_str());
+  dl->AddText(ui, ui->FontSize, ImVec2(mx.x - os.x - 8, mn.y + 5), dim,
+              order.c_str());
+  std::string detail = cardDetail(g, u, s);
+  dl->PushClipRect(mn, mx, true);
+  dl->AddText(ui, ui->FontSize * 0.92f, ImVec2(mn.x + 12, mn.y + 24), dim,
+              detail.c_str());
+  dl->PopClipRect();
+  if (bad)
+    dl->AddText(bold, bold->FontSize, ImVec2(mx.x - os.x - 24, mn.y + 5),
+                colors::bad, "!");
+}
+
+std::string groupLabel(const AppState &app, int64_t group) {
+  const ScheduleEditor &ed = app.editor();
+  bool onlyLoads = true, any = false;
+  for (unsigned u = 0; u < ed.graph().units.size(); ++u)
+    if (ed.unitSchedule(u).group == group) {
+      any = true;
+      onlyLoads &= ed.graph().units[u].kind == UnitKind::Load;
+    }
+  std::string role = !any ? "empty" : onlyLoads ? "producer" : "consumer";
+  return role;
+}
+
+} // namespace
+
+const BoardCell *BoardUi::cellAt(ImVec2 p) const {
+  for (const BoardCell &c : cells)
+    if (inside(p, c.min, c.max))
+      return &c;
+  return nullptr;
+}
+
+const BoardCell *BoardUi::findCell(int64_t stage, int64_t group) const {
+  for (const BoardCell &c : cells)
+    if (c.target.stage == stage && c.target.group == group)
+      return &c;
+  return nullptr;
+}
+
+ImVec2 BoardUi::cardCenter(const std::string &unit) const {
+  auto it = cards.find(unit);
+  if (it == cards.end())
+    return ImVec2(-1, -1);
+  return ImVec2((it->second.first.x + it->second.second.x) * 0.5f,
+                (it->second.first.y + it->second.second.y) * 0.5f);
+}
+
+void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
+  if (!app.hasIr()) {
+    ImGui::TextDisabled("Open a loop IR file (File > Open, Ctrl+O).");
+    return;
+  }
+  const ScheduleEditor &ed = app.editor();
+  const LoopGraph &g = ed.graph();
+  const ScheduleReport &report = ed.report();
+  ImGuiIO &io = ImGui::GetIO();
+  ImDrawList *dl = ImGui::GetWindowDrawList();
+  const Fonts &f = fonts();
+
+  int64_t nStages = ed.numStages(), nGroups = ed.numGroups();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float stageW = std::max(
+      kMinStageW, (avail.x - kLabelW - 2 * kNewColW) / static_cast<float>(nStages));
+
+  // Row heights: enough for the fullest cell of the row (and two cards).
+  std::vector<float> rowH(nGroups);
+  for (int64_t gr = 0; gr < nGroups; ++gr) {
+    size_t most = 2;
+    for (int64_t st = 0; st < nStages; ++st)
+      most = std::max(most, ed.cell(st, gr).size());
+    rowH[gr] = most * (kCardH + kCardGap) - kCardGap + 2 * kCellPad;
+  }
+  float newRowH = kCardH + 2 * kCellPad;
+
+  // Column x positions: [label][new-before][stage 0..n-1][new-after].
+  float xNewBefore = origin.x + kLabelW;
+  float xStage0 = xNewBefore + kNewColW;
+  float xNewAfter = xStage0 + stageW * nStages;
+  float totalW = xNewAfter + kNewColW - origin.x;
+
+  ui.cells.clear();
+  ui.cards.clear();
+
+  // Header.
+  float y = origin.y;
+  ImFont *bold = f.bold ? f.bold : ImGui::GetFont();
+  centeredText(dl, f.ui, ImVec2(xNewBefore, y), ImVec2(xStage0, y + kHeaderH),
+               colors::textDim, "+ stage 0");
+  for (int64_t st = 0; st < nStages; ++st) {
+    char label[32];
+    std::snprintf(label, sizeof label, "Stage %lld", static_cast<long long>(st));
+    centeredText(dl, bold, ImVec2(xStage0 + st * stageW, y),
+                 ImVec2(xStage0 + (st + 1) * stageW, y + kHeaderH), colors::text,
+                 label);
+  }
+  centeredText(dl, f.ui, ImVec2(xNewAfter, y), ImVec2(xNewAfter + kNewColW, y + kHeaderH),
+               colors::textDim, "+ new stage");
+  y += kHeaderH;
+
+  // Rows.
+  std::vector<float> rowY(nGroups + 1);
+  for (int64_t gr = 0; gr <= nGroups; ++gr) {
+    bool newRow = gr == nGroups;
+    float h = newRow ? newRowH : rowH[gr];
+    rowY[gr] = y;
+    // Group label.
+    ImVec2 lmn(origin.x, y), lmx(origin.x + kLabelW - 6, y + h);
+    if (newRow) {
+      dl->AddText(f.ui, f.ui ? f.ui->FontSize : ImGui::GetFontSize(),
+                  ImVec2(lmn.x + 6, lmn.y + 8), colors::textDim, "+ warp group");
+    } else {
+      dl->AddRectFilled(lmn, lmx, colors::cellBgAlt, 4);
+      char title[48];
+      std::snprintf(title, sizeof title, "WG %lld", static_cast<long long>(gr));
+      dl->AddText(bold, bold->FontSize, ImVec2(lmn.x + 8, lmn.y + 6), colors::text,
+                  title);
+      std::string role = groupLabel(app, gr);
+      int64_t wgs = g.warpGroupsOf(gr);
+      char line2[64];
+      std::snprintf(line2, sizeof line2, "%s, %lld x 128 thr", role.c_str(),
+                    static_cast<long long>(wgs));
+      dl->AddText(f.ui, f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize(),
+                  ImVec2(lmn.x + 8, lmn.y + 28), colors::textDim, line2);
+      for (const GroupRegisters &r : report.registers)
+        if (r.group == gr) {
+          char regs[64];
+          std::snprintf(regs, sizeof regs, "%lld / %lld regs",
+                        static_cast<long long>(r.regsPerThread),
+                        static_cast<long long>(r.budget));
+          dl->AddText(f.ui, f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize(),
+                      ImVec2(lmn.x + 8, lmn.y + 46),
+                      r.regsPerThread > r.budget ? colors::bad : colors::textDim, regs);
+        }
+    }
+    // Cells: new-before, stages, new-after.
+    auto addCell = [&](int64_t stage, float x0, float x1, bool isNew) {
+      BoardCell c;
+      c.target.stage = stage;
+      c.target.group = gr;
+      c.min = ImVec2(x0 + 3, y + 3);
+      c.max = ImVec2(x1 - 3, y + h - 3);
+      c.isNew = isNew || newRow;
+      ui.cells.push_back(c);
+    };
+    addCell(-1, xNewBefore, xStage0, true);
+    for (int64_t st = 0; st < nStages; ++st)
+      addCell(st, xStage0 + st * stageW, xStage0 + (st + 1) * stageW, false);
+    addCell(nStages, xNewAfter, xNewAfter + kNewColW, true);
+    y += h;
+  }
+  float totalH = y - origin.y;
+
+  // Hover target while dragging.
+  ui.hasHover = false;
+  if (!ui.dragging.empty()) {
+    if (const BoardCell *c = ui.cellAt(io.MousePos)) {
+      MoveTarget t = c->target;
+      if (!c->isNew) {
+        for (unsigned u : ed.cell(t.stage, t.group)) {
+          if (g.units[u].name == ui.dragging)
+            continue;
+          size_t idx = 0;
+          for (unsigned v : ed.cell(t.stage, t.group)) {
+            if (v == u)
+              break;
+            ++idx;
+          }
+          float cy = c->min.y + kCellPad - 3 + idx * (kCardH + kCardGap) + kCardH / 2;
+          if (io.MousePos.y < cy) {
+            t.beforeUnit = g.units[u].name;
+            break;
+          }
+        }
+      }
+      bool same = ui.hasHover && ui.hover.stage == t.stage &&
+                  ui.hover.group == t.group && ui.hover.beforeUnit == t.beforeUnit;
+      ui.hover = t;
+      ui.hasHover = true;
+      if (!same)
+        ui.hoverExplanation = ed.explain(ui.dragging, t);
+    }
+  }
+
+  // Cell backgrounds.
+  for (const BoardCell &c : ui.cells) {
+    bool hovered = ui.hasHover && c.target.stage == ui.hover.stage &&
+                   c.target.group == ui.hover.group;
+    if (c.isNew) {
+      if (hovered)
+        dl->AddRectFilled(c.min, c.max,
+                          ui.hoverExplanation.empty() ? IM_COL32(60, 140, 80, 90)
+                                                      : IM_COL32(160, 50, 50, 90),
+                          5);
+      dashedRect(dl, c.min, c.max,
+                 ui.dragging.empty() ? IM_COL32(70, 76, 92, 160) : IM_COL32(130, 140, 165, 220));
+      continue;
+    }
+    ImU32 bg = (c.target.stage % 2) ? colors::cellBgAlt : colors::cellBg;
+    dl->AddRectFilled(c.min, c.max, bg, 5);
+    if (hovered)
+      dl->AddRectFilled(c.min, c.max,
+                        ui.hoverExplanation.empty() ? IM_COL32(60, 140, 80, 90)
+                                                    : IM_COL32(160, 50, 50, 90),
+                        5);
+    dl->AddRect(c.min, c.max, colors::grid, 5);
+  }
+
+  // Cards.
+  ImGui::PushID("board");
+  for (const BoardCell &c : ui.cells) {
+    if (c.isNew)
+      continue;
+    std::vector<unsigned> units = ed.cell(c.target.stage, c.target.group);
+    for (size_t i = 0; i < units.size(); ++i) {
+      const Unit &u = g.units[units[i]];
+      OpSchedule s = ed.unitSchedule(units[i]);
+      ImVec2 mn(c.min.x + kCellPad - 3, c.min.y + kCellPad - 3 + i * (kCardH + kCardGap));
+      ImVec2 mx(c.max.x - kCellPad + 3, mn.y + kCardH);
+      ui.cards[u.name] = {mn, mx};
+      bool isDragged = ui.dragging == u.name;
+      if (isDragged)
+        dashedRect(dl, mn, mx, unitAccent(u.kind)); // where it came from
+      else
+        drawCard(dl, mn, mx, g, u, s, app.selectedUnit() == u.name,
+                 unitHasViolation(report, u.name), 1.0f);
+      ImGui::SetCursorScreenPos(mn);
+      ImGui::InvisibleButton(u.name.c_str(), sub(mx, mn));
+      if (ImGui::IsItemActivated()) {
+        ui.pressed = u.name;
+        ui.grabOffset = sub(io.MousePos, mn);
+      }
+      if (ImGui::IsItemHovered() && ui.dragging.empty() && ui.pressed.empty()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+        ImGui::Text("%s  (%s)", u.name.c_str(), unitKindName(u.kind));
+        ImGui::TextDisabled("stage %lld, order %lld, warp group %lld",
+                            static_cast<long long>(s.stage),
+                            static_cast<long long>(s.order),
+                            static_cast<long long>(s.group));
+        if (!u.summary.empty())
+          ImGui::TextWrapped("%s", u.summary.c_str());
+        if (!u.location.empty())
+          ImGui::TextDisabled("%s", u.location.c_str());
+        ImGui::TextDisabled("drag to another cell; drop between cards to order");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+      if (u.kind == UnitKind::Dot && ImGui::BeginPopupContextItem()) {
+        ImGui::TextDisabled("%s: wgmma groups left in flight", u.name.c_str());
+        for (int w = 0; w <= 2; ++w) {
+          char label[32];
+          std::snprintf(label, sizeof label, "wait %d", w);
+          if (ImGui::MenuItem(label, nullptr, s.wait == w))
+            app.setWait(u.name, w);
+        }
+        ImGui::EndPopup();
+      }
+    }
+  }
+  ImGui::PopID();
+
+  // Start, follow and end a drag.
+  if (!ui.pressed.empty() && ui.dragging.empty() &&
+      ImGui::IsMouseDragging(ImGuiMouseButton_Left, 4.0f))
+    ui.dragging = ui.pressed;
+  if (!ui.dragging.empty()) {
+    int u = g.findUnit(ui.dragging);
+    if (u >= 0) {
+      auto it = ui.cards.find(ui.dragging);
+      ImVec2 size = it != ui.cards.end() ? sub(it->second.second, it->second.first)
+                                         : ImVec2(stageW - 2 * kCellPad, kCardH);
+      ImVec2 mn = sub(io.MousePos, ui.grabOffset);
+      ImDrawList *fg = ImGui::GetForegroundDrawList();
+      drawCard(fg, mn, add(mn, size), g, g.units[u], ed.unitSchedule(u), true,
+               false, 0.85f);
+      // The insertion point.
+      if (ui.hasHover) {
+        const BoardCell *c = ui.findCell(ui.hover.stage, ui.hover.group);
+        if (c && !c->isNew) {
+          float ly = c->max.y - kCellPad;
+          if (!ui.hover.beforeUnit.empty())
+            ly = ui.cards[ui.hover.beforeUnit].first.y - kCardGap / 2;
+          else {
+            for (unsigned v : ed.cell(ui.hover.stage, ui.hover.group))
+              if (g.units[v].name != ui.dragging)
+                ly = ui.cards[g.units[v].name].second.y + kCardGap / 2;
+            if (ed.cell(ui.hover.stage, ui.hover.group).empty())
+              ly = c->min.y + kCellPad;
+          }
+          fg->AddLine(ImVec2(c->min.x + 4, ly), ImVec2(c->max.x - 4, ly),
+                      ui.hoverExplanation.empty() ? colors::good : colors::bad, 3);
+        }
+      }
+      if (ui.hasHover && !ui.hoverExplanation.empty()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+        ImGui::TextColored(toVec4(colors::bad), "Not allowed here");
+        ImGui::TextWrapped("%s", ui.hoverExplanation.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+  }
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
+    if (!ui.dragging.empty()) {
+      if (ui.hasHover) {
+        MoveOutcome out = app.moveUnit(ui.dragging, ui.hover);
+        if (!out.applied) {
+          ui.refusal = out.explanation;
+          ui.refusalAt = io.MousePos;
+          ui.refusalUntil = ImGui::GetTime() + kRefusalSeconds;
+        } else {
+          ui.refusal.clear();
+        }
+      }
+    } else if (!ui.pressed.empty()) {
+      app.select(ui.pressed);
+    }
+    ui.pressed.clear();
+    ui.dragging.clear();
+    ui.hasHover = false;
+  }
+
+  // The last refusal, where the user dropped the card.
+  if (!ui.refusal.empty() && ImGui::GetTime() < ui.refusalUntil) {
+    ImGui::SetNextWindowPos(add(ui.refusalAt, ImVec2(14, 14)));
+    ImGui::SetNextWindowBgAlpha(0.96f);
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, toVec4(IM_COL32(70, 28, 30, 245)));
+    ImGui::PushStyleColor(ImGuiCol_Border, toVec4(colors::bad));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 1.5f);
+    ImGui::Begin("##refusal", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoNav);
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+    ImGui::TextColored(toVec4(colors::bad), "Move refused");
+    ImGui::TextWrapped("%s", ui.refusal.c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      ui.refusalUntil = 0;
+    ImGui::End();
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor(2);
+  }
+
+  // Reserve the board's area so the panel scrolls when it is larger.
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(ImVec2(totalW, totalH));
+}

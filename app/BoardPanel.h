@@ -1,0 +1,62 @@
+//===- BoardPanel.h - the schedule board: stages x warp groups ----*- C++ -*-===//
+//
+// Rows are warp groups, columns are pipeline stages, each cell holds the
+// cards of its units in body order. Drag a card to another cell, or between
+// two cards to set its order. While dragging, the target cell turns green or
+// red, and an illegal target shows why (explainMove) beside the pointer; an
+// illegal drop is refused and the reason stays at the drop point for a few
+// seconds (and in the status line).
+//
+// Extra drop targets: a column left of stage 0 ("new stage 0": the others
+// shift one stage later, since only stage differences matter), a column right
+// of the last stage (a new later stage) and a row below the last warp group.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_APP_BOARDPANEL_H
+#define STAGECRAFT_APP_BOARDPANEL_H
+
+#include "app/AppState.h"
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stagecraft::app {
+
+struct BoardCell {
+  MoveTarget target; // stage -1: the new column before stage 0
+  ImVec2 min, max;
+  bool isNew = false; // one of the extra columns or rows
+};
+
+struct BoardUi {
+  // Interaction.
+  std::string pressed;   // card under a pressed mouse button
+  std::string dragging;  // card being dragged (moved past the threshold)
+  ImVec2 grabOffset;     // pointer position within the card
+  // While dragging: the target under the pointer and its verdict.
+  bool hasHover = false;
+  MoveTarget hover;
+  std::string hoverExplanation;
+  // The last refused drop: shown at `refusalAt` until `refusalUntil`.
+  std::string refusal;
+  ImVec2 refusalAt;
+  double refusalUntil = 0;
+
+  // Geometry of the last drawn frame, in screen coordinates (hit testing,
+  // and tests that drive the board with a synthetic mouse).
+  std::map<std::string, std::pair<ImVec2, ImVec2>> cards;
+  std::vector<BoardCell> cells;
+  const BoardCell *cellAt(ImVec2 p) const;
+  const BoardCell *findCell(int64_t stage, int64_t group) const;
+  ImVec2 cardCenter(const std::string &unit) const;
+};
+
+/// Draws the board into the current window (it fills the remaining region).
+void drawBoardPanel(AppState &app, BoardUi &ui);
+
+} // namespace stagecraft::app
+
+#endif // STAGECRAFT_APP_BOARDPANEL_H

@@ -1,0 +1,145 @@
+//===- CompilePanel.cpp - diagnostics, IR after each pass, PTX, ptxas -----===//
+#include "app/Panels.h"
+#include "app/Theme.h"
+
+#include <imgui_stdlib.h>
+
+#include <cstdio>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+/// Read-only, selectable (copyable) text in the mono font.
+void codeView(const char *id, const std::string &text) {
+  const Fonts &f = fonts();
+  if (f.mono)
+    ImGui::PushFont(f.mono);
+  // InputTextMultiline wants a mutable string; ReadOnly never writes to it.
+  std::string &mutableText = const_cast<std::string &>(text);
+  ImGui::InputTextMultiline(id, &mutableText, ImVec2(-1, -1),
+                            ImGuiInputTextFlags_ReadOnly);
+  if (f.mono)
+    ImGui::PopFont();
+}
+
+ImVec4 diagnosticColor(const std::string &d) {
+  if (d.find("error:") != std::string::npos)
+    return toVec4(IM_COL32(255, 140, 130, 255));
+  if (d.find("warning:") != std::string::npos)
+    return toVec4(colors::warn);
+  return toVec4(colors::textDim);
+}
+
+} // namespace
+
+void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
+  const CompileView &v = app.compileView();
+  switch (v.state) {
+  case CompileView::State::Idle:
+    ImGui::TextDisabled("no compile yet");
+    break;
+  case CompileView::State::Compiling: {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             v.started).count();
+    ImGui::TextColored(toVec4(colors::warn), "compiling%s... %.1f s",
+                       v.hasChecked ? " (schedule ok, generating code)" : "", s);
+    break;
+  }
+  case CompileView::State::Ok:
+    ImGui::TextColored(toVec4(colors::good), "ok");
+    break;
+  case CompileView::State::Error:
+    ImGui::TextColored(toVec4(colors::bad), "%s",
+                       v.hasFull ? "code generation failed" : "schedule check failed");
+    break;
+  }
+  if (v.hasChecked || v.hasFull) {
+    ImGui::SameLine();
+    if (v.hasFull)
+      ImGui::TextDisabled(" check %.0f ms, codegen %.2f s", v.checkedSeconds * 1e3,
+                          v.fullSeconds);
+    else
+      ImGui::TextDisabled(" check %.0f ms", v.checkedSeconds * 1e3);
+  }
+  const CompileResult *r = v.result();
+  if (!r)
+    return;
+
+  if (ImGui::BeginTabBar("compiletabs")) {
+    char diagLabel[48];
+    std::snprintf(diagLabel, sizeof diagLabel, "Diagnostics (%zu)###diag",
+                  r->diagnostics.size());
+    ImGuiTabItemFlags diagFlags = 0;
+    if (ImGui::BeginTabItem(diagLabel, nullptr, diagFlags)) {
+      ImGui::BeginChild("diags");
+      if (r->diagnostics.empty())
+        ImGui::TextDisabled("no diagnostics");
+      for (const std::string &d : r->diagnostics) {
+        ImGui::PushStyleColor(ImGuiCol_Text, diagnosticColor(d));
+        ImGui::TextWrapped("%s", d.c_str());
+        ImGui::PopStyleColor();
+      }
+      if (!v.bundleError.empty())
+        ImGui::TextColored(toVec4(colors::bad), "bundle: %s", v.bundleError.c_str());
+      if (!v.bundleDir.empty())
+        ImGui::TextDisabled("bundle: %s", v.bundleDir.c_str());
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("IR after pass")) {
+      if (r->passes.empty()) {
+        ImGui::TextDisabled("no IR (the input did not parse)");
+      } else {
+        int last = static_cast<int>(r->passes.size()) - 1;
+        int sel = ui.pass < 0 || ui.pass > last ? last : ui.pass;
+        char preview[128];
+        std::snprintf(preview, sizeof preview, "%02d %s", sel, r->passes[sel].name.c_str());
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##pass", preview)) {
+          for (int i = 0; i <= last; ++i) {
+            char item[160];
+            std::snprintf(item, sizeof item, "%02d %s   (%.1f ms)", i,
+                          r->passes[i].name.c_str(), r->passes[i].millis);
+            if (ImGui::Selectable(item, i == sel))
+              ui.pass = i == last ? -1 : i; // -1 follows the newest last pass
+          }
+          ImGui::EndCombo();
+        }
+        codeView("##ir", r->passes[sel].ir);
+      }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("PTX")) {
+      if (r->ptx.empty())
+        ImGui::TextDisabled(v.hasFull ? "no PTX: code generation did not get that far "
+                                        "(see Diagnostics)"
+                                      : "no PTX yet");
+      else
+        codeView("##ptx", r->ptx);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("ptxas")) {
+      const PtxasReport &p = r->ptxas;
+      if (!p.ran) {
+        ImGui::TextDisabled(r->ptx.empty()
+                                ? "ptxas has not run (no PTX)"
+                                : "ptxas did not run (not found: the bundle carries "
+                                  "PTX, which the driver JIT-compiles)");
+      } else {
+        ImGui::Text("registers per thread: %d", p.registers);
+        ImGui::Text("static shared memory: %s", formatBytes(p.sharedBytes).c_str());
+        bool spills = p.spillStoreBytes || p.spillLoadBytes;
+        ImGui::TextColored(toVec4(spills ? colors::bad : colors::good),
+                           "spills: %d bytes stored, %d bytes loaded", p.spillStoreBytes,
+                           p.spillLoadBytes);
+        ImGui::Text("stack frame: %d bytes", p.stackBytes);
+        ImGui::Separator();
+        codeView("##ptxas", p.text);
+      }
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+}

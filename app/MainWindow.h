@@ -1,0 +1,42 @@
+//===- MainWindow.h - the window's fixed layout, menus, shortcuts -*- C++ -*-===//
+//
+// One window without docking (Dear ImGui 1.86 from Debian has no docking
+// branch): a fixed layout that fills the viewport and follows its size.
+//
+//   +-----------+---------------------------+--------------+
+//   | IR source | schedule board            | compile      |
+//   |           +-------------+-------------+ output       |
+//   |           | steady state| dependency  |              |
+//   |           | & resources | graph       |              |
+//   +-----------+-------------+-------------+--------------+
+//   | runs: variants, TFLOP/s chart, runner                |
+//   +------------------------------------------------------+
+//   | status line                                          |
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_APP_MAINWINDOW_H
+#define STAGECRAFT_APP_MAINWINDOW_H
+
+#include "app/BoardPanel.h"
+#include "app/FileDialog.h"
+#include "app/Panels.h"
+
+namespace stagecraft::app {
+
+struct MainWindowUi {
+  BoardUi board;
+  IrUi ir;
+  CompileUi compile;
+  RunsUi runs;
+  FileDialog dialog;
+  bool showShortcuts = false;
+  bool quitRequested = false;
+  std::string examplePath; // File > Open example
+};
+
+/// Draws the whole UI for one frame (between ImGui::NewFrame and Render).
+void drawMainWindow(AppState &app, MainWindowUi &ui);
+
+} // namespace stagecraft::app
+
+#endif // STAGECRAFT_APP_MAINWINDOW_H

@@ -1,0 +1,263 @@
+//===- ScheduleEditor.cpp - schedule edits with legality and undo ---------===//
+#include "app/ScheduleEditor.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+/// Units in body order: by order, then program order (as Legality does).
+std::vector<unsigned> bodyOrder(const LoopGraph &g, const Schedule &s) {
+  std::vector<unsigned> units(g.units.size());
+  for (unsigned i = 0; i < units.size(); ++i)
+    units[i] = i;
+  std::stable_sort(units.begin(), units.end(), [&](unsigned a, unsigned b) {
+    return effectiveSchedule(g, s, a).order < effectiveSchedule(g, s, b).order;
+  });
+  return units;
+}
+
+using ViolationKey = std::tuple<Rule, std::string, std::string>;
+std::vector<ViolationKey> keys(const ScheduleReport &r) {
+  std::vector<ViolationKey> out;
+  for (const Violation &v : r.violations)
+    out.emplace_back(v.rule, v.def, v.use);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A move expressed over the current schedule without renumbering yet:
+/// `base` is the current schedule with orders spread out (2i+2 for the other
+/// units, an odd number for the moved one) and, for a drop before stage 0,
+/// every stage shifted one later. Neither change alters legality (only order
+/// comparisons and stage differences matter), and `to` then fits between its
+/// neighbours, so explainMove can judge exactly this one change.
+struct Placement {
+  Schedule base;
+  OpSchedule to;
+};
+
+Placement place(const LoopGraph &g, const Schedule &current, unsigned moved,
+                const MoveTarget &target) {
+  std::vector<unsigned> order = bodyOrder(g, current);
+  size_t originalPos =
+      std::find(order.begin(), order.end(), moved) - order.begin();
+  std::vector<unsigned> others;
+  for (unsigned u : order)
+    if (u != moved)
+      others.push_back(u);
+
+  int64_t shift = target.stage < 0 ? 1 : 0;
+  int64_t toStage = target.stage < 0 ? 0 : target.stage;
+
+  // Where the moved unit lands among the others.
+  size_t insertPos = originalPos;
+  int before = target.beforeUnit.empty() ? -1 : g.findUnit(target.beforeUnit);
+  if (before >= 0 && static_cast<unsigned>(before) != moved) {
+    insertPos = std::find(others.begin(), others.end(),
+                          static_cast<unsigned>(before)) -
+                others.begin();
+  } else {
+    // The end of the cell: just after its last unit; in an empty cell the
+    // unit keeps its place in the body.
+    for (size_t i = 0; i < others.size(); ++i) {
+      OpSchedule s = effectiveSchedule(g, current, others[i]);
+      if (s.stage + shift == toStage && s.group == target.group)
+        insertPos = i + 1;
+    }
+  }
+
+  Placement p;
+  p.base.kernel = current.kernel;
+  for (size_t i = 0; i < others.size(); ++i) {
+    OpSchedule s = effectiveSchedule(g, current, others[i]);
+    s.stage += shift;
+    s.order = 2 * static_cast<int64_t>(i) + 2;
+    p.base.set(g.units[others[i]].name, s);
+  }
+  OpSchedule from = effectiveSchedule(g, current, moved);
+  OpSchedule fromSpread = from;
+  fromSpread.stage += shift;
+  fromSpread.order = 2 * static_cast<int64_t>(originalPos) + 1;
+  p.base.set(g.units[moved].name, fromSpread);
+  p.to = from;
+  p.to.stage = toStage;
+  p.to.group = target.group;
+  p.to.order = 2 * static_cast<int64_t>(insertPos) + 1;
+  return p;
+}
+
+} // namespace
+
+Schedule stagecraft::app::normalizeSchedule(const LoopGraph &g,
+                                            const Schedule &s) {
+  Schedule out;
+  out.kernel = s.kernel;
+  if (g.units.empty())
+    return out;
+  std::vector<unsigned> order = bodyOrder(g, s);
+  int64_t minStage = effectiveSchedule(g, s, 0).stage;
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    minStage = std::min(minStage, effectiveSchedule(g, s, u).stage);
+  for (size_t i = 0; i < order.size(); ++i) {
+    OpSchedule e = effectiveSchedule(g, s, order[i]);
+    e.stage -= minStage;
+    e.order = static_cast<int64_t>(i);
+    out.set(g.units[order[i]].name, e);
+  }
+  return out;
+}
+
+ScheduleEditor::ScheduleEditor(LoopGraph graph, Schedule schedule)
+    : graph_(std::move(graph)) {
+  schedule_ = normalizeSchedule(graph_, schedule);
+  recheck();
+}
+
+void ScheduleEditor::recheck() { report_ = checkSchedule(graph_, schedule_); }
+
+OpSchedule ScheduleEditor::unitSchedule(unsigned unit) const {
+  return effectiveSchedule(graph_, schedule_, unit);
+}
+
+Schedule ScheduleEditor::scheduleAfterMove(const std::string &unit,
+                                           const MoveTarget &to) const {
+  int u = graph_.findUnit(unit);
+  if (u < 0)
+    return schedule_;
+  Placement p = place(graph_, schedule_, u, to);
+  p.base.set(unit, p.to);
+  return normalizeSchedule(graph_, p.base);
+}
+
+std::string ScheduleEditor::explain(const std::string &unit,
+                                    const MoveTarget &to) const {
+  int u = graph_.findUnit(unit);
+  if (u < 0)
+    return "there is no op named \"" + unit + "\" in this loop";
+  if (to.group < 0)
+    return unit + " cannot move to warp group " + std::to_string(to.group) +
+           ": warp groups are numbered from 0";
+  Placement p = place(graph_, schedule_, u, to);
+  Schedule next = p.base;
+  next.set(unit, p.to);
+  ScheduleReport after = checkSchedule(graph_, next);
+  if (after.legal())
+    return "";
+  if (!report_.legal()) {
+    // Repairing an illegal schedule: allowed unless the move adds a problem.
+    std::vector<ViolationKey> was = keys(report_), now = keys(after);
+    if (std::includes(was.begin(), was.end(), now.begin(), now.end()))
+      return "";
+  }
+  std::string why = explainMove(graph_, p.base, unit, p.to);
+  if (why.empty()) // cannot happen (after is illegal), but never say nothing
+    why = unit + " cannot move there: " + after.violations.front().message;
+  return why;
+}
+
+void ScheduleEditor::commit(Schedule next) {
+  undo_.push_back(schedule_);
+  redo_.clear();
+  schedule_ = std::move(next);
+  recheck();
+}
+
+MoveOutcome ScheduleEditor::move(const std::string &unit,
+                                 const MoveTarget &to) {
+  MoveOutcome out;
+  out.explanation = explain(unit, to);
+  if (!out.explanation.empty())
+    return out;
+  Schedule next = scheduleAfterMove(unit, to);
+  out.applied = true;
+  out.changed = next != schedule_;
+  if (out.changed)
+    commit(std::move(next));
+  return out;
+}
+
+MoveOutcome ScheduleEditor::setWait(const std::string &unit, int64_t wait) {
+  MoveOutcome out;
+  int u = graph_.findUnit(unit);
+  if (u < 0) {
+    out.explanation = "there is no op named \"" + unit + "\" in this loop";
+    return out;
+  }
+  if (graph_.units[u].kind != UnitKind::Dot) {
+    out.explanation = unit + " is not a dot: only MMAs have a wait depth";
+    return out;
+  }
+  if (wait < 0) {
+    out.explanation = "a wait depth is 0 or more";
+    return out;
+  }
+  Schedule next = schedule_;
+  OpSchedule s = unitSchedule(u);
+  s.wait = wait;
+  next.set(unit, s);
+  out.applied = true;
+  out.changed = next != schedule_;
+  if (out.changed)
+    commit(std::move(next));
+  return out;
+}
+
+std::string ScheduleEditor::replace(const Schedule &schedule) {
+  for (const ScheduleEntry &e : schedule.entries())
+    if (graph_.findUnit(e.name) < 0)
+      return "the schedule names \"" + e.name +
+             "\", which this loop does not have";
+  Schedule next = normalizeSchedule(graph_, schedule);
+  next.kernel = schedule_.kernel;
+  if (next != schedule_)
+    commit(std::move(next));
+  return "";
+}
+
+bool ScheduleEditor::undo() {
+  if (undo_.empty())
+    return false;
+  redo_.push_back(std::move(schedule_));
+  schedule_ = std::move(undo_.back());
+  undo_.pop_back();
+  recheck();
+  return true;
+}
+
+bool ScheduleEditor::redo() {
+  if (redo_.empty())
+    return false;
+  undo_.push_back(std::move(schedule_));
+  schedule_ = std::move(redo_.back());
+  redo_.pop_back();
+  recheck();
+  return true;
+}
+
+std::vector<unsigned> ScheduleEditor::cell(int64_t stage, int64_t group) const {
+  std::vector<unsigned> out;
+  for (unsigned u : bodyOrder(graph_, schedule_)) {
+    OpSchedule s = unitSchedule(u);
+    if (s.stage == stage && s.group == group)
+      out.push_back(u);
+  }
+  return out;
+}
+
+int64_t ScheduleEditor::numStages() const {
+  int64_t n = 1;
+  for (unsigned u = 0; u < graph_.units.size(); ++u)
+    n = std::max(n, unitSchedule(u).stage + 1);
+  return n;
+}
+
+int64_t ScheduleEditor::numGroups() const {
+  int64_t n = std::max<int64_t>(1, graph_.warpGroups.size());
+  for (unsigned u = 0; u < graph_.units.size(); ++u)
+    n = std::max(n, unitSchedule(u).group + 1);
+  return n;
+}

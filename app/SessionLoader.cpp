@@ -1,0 +1,121 @@
+//===- SessionLoader.cpp - loop IR text to a loop graph -------------------===//
+//
+// The one app translation unit that includes MLIR headers (they take ~20 s
+// each to compile on the build machines: keep it that way).
+//
+//===----------------------------------------------------------------------===//
+#include "app/SessionLoader.h"
+#include "app/IrTextPatch.h"
+
+#include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Schedule/ScheduleIR.h"
+#include "core/Support/InputCheck.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+/// A context with the tile dialect, a parsed module, and the diagnostics
+/// the parse and the analyses emitted, as "file:line:col: error: ..." lines.
+struct ParsedIr {
+  std::unique_ptr<MLIRContext> ctx;
+  std::vector<std::string> diagnostics;
+  std::unique_ptr<ScopedDiagnosticHandler> handler;
+  llvm::SourceMgr sourceMgr;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp kernel;
+};
+
+std::string formatDiagnostic(Diagnostic &diag) {
+  const char *severity = "error";
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Note: severity = "note"; break;
+  case DiagnosticSeverity::Warning: severity = "warning"; break;
+  case DiagnosticSeverity::Remark: severity = "remark"; break;
+  case DiagnosticSeverity::Error: break;
+  }
+  std::string loc = formatLocation(diag.getLocation());
+  return (loc.empty() ? "" : loc + ": ") + severity + ": " + diag.str();
+}
+
+bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
+  std::string problem = checkInputText(text, name);
+  if (!problem.empty()) {
+    p.diagnostics.push_back(problem);
+    return false;
+  }
+  DialectRegistry registry;
+  tile::registerStagecraftDialects(registry);
+  p.ctx = std::make_unique<MLIRContext>(registry,
+                                        MLIRContext::Threading::DISABLED);
+  p.handler = std::make_unique<ScopedDiagnosticHandler>(
+      p.ctx.get(), [&p](Diagnostic &diag) {
+        p.diagnostics.push_back(formatDiagnostic(diag));
+        for (Diagnostic &note : diag.getNotes())
+          p.diagnostics.push_back(formatDiagnostic(note));
+        return success();
+      });
+  p.sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
+  p.module = parseSourceFile<ModuleOp>(p.sourceMgr, p.ctx.get());
+  if (!p.module)
+    return false;
+  auto kernels = tile::getKernels(*p.module);
+  if (kernels.empty()) {
+    p.diagnostics.push_back(
+        name + ": error: no kernel in this file (a func.func marked tile.kernel)");
+    return false;
+  }
+  p.kernel = kernels.front();
+  return true;
+}
+
+} // namespace
+
+LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
+                                     const std::string &sourceName) {
+  LoadedIr out;
+  ParsedIr p;
+  if (parse(text, sourceName, p)) {
+    FailureOr<LoopGraph> graph = buildLoopGraph(p.kernel);
+    if (succeeded(graph)) {
+      out.ok = true;
+      out.graph = std::move(*graph);
+      out.kernel = p.kernel.getSymName().str();
+      if (out.graph.kernel.empty())
+        out.graph.kernel = out.kernel;
+    }
+  }
+  out.diagnostics = std::move(p.diagnostics);
+  if (!out.ok && out.diagnostics.empty())
+    out.diagnostics.push_back(sourceName + ": error: cannot read this file");
+  return out;
+}
+
+bool stagecraft::app::scheduledIrText(const std::string &text,
+                                      const std::string &sourceName,
+                                      const Schedule &schedule,
+                                      std::string &out, std::string &error) {
+  if (patchSchedAttrs(text, schedule, out))
+    return true;
+  ParsedIr p;
+  if (!parse(text, sourceName, p) || failed(writeSchedule(p.kernel, schedule))) {
+    error = p.diagnostics.empty() ? "cannot write the schedule into the IR"
+                                  : p.diagnostics.front();
+    return false;
+  }
+  out.clear();
+  llvm::raw_string_ostream os(out);
+  p.module->print(os);
+  os.flush();
+  return true;
+}

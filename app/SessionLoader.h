@@ -1,0 +1,41 @@
+//===- SessionLoader.h - loop IR text to a loop graph -------------*- C++ -*-===//
+//
+// The only part of the app that touches MLIR: parse the IR of an opened file
+// and extract the plain-data LoopGraph the board edits, and write a schedule
+// back into IR text. Everything else in the app works on plain data, so a
+// drag never parses anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_APP_SESSIONLOADER_H
+#define STAGECRAFT_APP_SESSIONLOADER_H
+
+#include "core/Schedule/LoopGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace stagecraft::app {
+
+struct LoadedIr {
+  bool ok = false;
+  LoopGraph graph;
+  std::string kernel;
+  /// "file:line:col: error: ..." lines when !ok (and any warnings).
+  std::vector<std::string> diagnostics;
+};
+
+/// Checks (checkInputText), parses and extracts the first kernel's pipelined
+/// loop. Never throws or aborts on bad input: it reports.
+LoadedIr loadLoopIr(const std::string &text, const std::string &sourceName);
+
+/// The IR with `schedule` written into its `tile.sched` attributes. Patches
+/// the text in place when every unit already carries an attribute (keeping
+/// comments and layout); otherwise prints the module after writeSchedule.
+/// Returns false with `error` set when the IR cannot take the schedule.
+bool scheduledIrText(const std::string &text, const std::string &sourceName,
+                     const Schedule &schedule, std::string &out,
+                     std::string &error);
+
+} // namespace stagecraft::app
+
+#endif // STAGECRAFT_APP_SESSIONLOADER_H

@@ -1,0 +1,290 @@
+//===- main.cpp - stagecraft: the desktop app ------------------------------===//
+//
+//   stagecraft [FILE.mlir] [--runner CMD] [--no-runner] [--no-restore]
+//   stagecraft --screenshot OUT.png [--size WxH] [--select UNIT] [FILE.mlir]
+//
+// GLFW + OpenGL 3 + Dear ImGui. With no file: the autosaved session, else
+// the bundled attention example. --screenshot renders until the first
+// compile has finished, writes a PNG and exits (works under xvfb-run).
+//
+//===----------------------------------------------------------------------===//
+#include "app/AppState.h"
+#include "app/MainWindow.h"
+#include "app/Screenshot.h"
+#include "app/Theme.h"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <GLFW/glfw3.h>
+
+#include <cfloat>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Args {
+  std::string file;
+  std::string screenshot;
+  std::string runner;
+  bool runnerGiven = false;
+  bool noRunner = false;
+  bool noRestore = false;
+  int width = 1720, height = 1040;
+  std::string select;
+};
+
+const char *kUsage =
+    "usage: stagecraft [FILE.mlir] [options]\n"
+    "  --runner CMD        the runner command (default: stagecraft-run --serve next to\n"
+    "                      this program or on PATH; env STAGECRAFT_RUNNER)\n"
+    "  --no-runner         do not start a runner\n"
+    "  --no-restore        do not restore the autosaved session\n"
+    "  --screenshot OUT    render, write OUT (PNG) and exit\n"
+    "  --size WxH          window size (default 1720x1040)\n"
+    "  --select UNIT       select an op at start (for screenshots)\n";
+
+bool parseArgs(int argc, char **argv, Args &a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "stagecraft: %s needs a value\n%s", s.c_str(), kUsage);
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    if (s == "-h" || s == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (s == "--screenshot") {
+      if (!value(a.screenshot)) return false;
+    } else if (s == "--runner") {
+      if (!value(a.runner)) return false;
+      a.runnerGiven = true;
+    } else if (s == "--no-runner") {
+      a.noRunner = true;
+    } else if (s == "--no-restore") {
+      a.noRestore = true;
+    } else if (s == "--select") {
+      if (!value(a.select)) return false;
+    } else if (s == "--size") {
+      std::string v;
+      if (!value(v)) return false;
+      if (std::sscanf(v.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 320 ||
+          a.height < 240) {
+        std::fprintf(stderr, "stagecraft: bad --size %s (e.g. 1600x1000)\n", v.c_str());
+        return false;
+      }
+    } else if (!s.empty() && s[0] == '-') {
+      std::fprintf(stderr, "stagecraft: unknown option %s\n%s", s.c_str(), kUsage);
+      return false;
+    } else if (a.file.empty()) {
+      a.file = s;
+    } else {
+      std::fprintf(stderr, "stagecraft: one file at a time\n%s", kUsage);
+      return false;
+    }
+  }
+  return true;
+}
+
+fs::path executableDir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : exe.parent_path();
+}
+
+/// The bundled example, wherever the app runs from: an installed tree, the
+/// build directory, or the source tree it was built from.
+std::string findExample() {
+  const char *name = "attention_fwd_d128.mlir";
+  fs::path exe = executableDir();
+  std::vector<fs::path> candidates = {
+      exe / "../share/stagecraft/assets", exe / "../assets", exe / "../../assets",
+#ifdef STAGECRAFT_SOURCE_DIR
+      fs::path(STAGECRAFT_SOURCE_DIR) / "assets",
+#endif
+      fs::current_path() / "assets"};
+  for (const fs::path &dir : candidates) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(dir / name, ec);
+    if (!ec && fs::is_regular_file(p, ec))
+      return p.string();
+  }
+  return "";
+}
+
+/// stagecraft-run next to this program, else on PATH, with --serve. When
+/// there is none the command still names it, so the runner's failure says
+/// plainly what is missing.
+std::string defaultRunnerCommand() {
+  std::error_code ec;
+  fs::path local = executableDir() / "stagecraft-run";
+  if (fs::is_regular_file(local, ec) && access(local.c_str(), X_OK) == 0)
+    return "'" + local.string() + "' --serve";
+  return "stagecraft-run --serve";
+}
+
+void glfwError(int code, const char *what) {
+  std::fprintf(stderr, "stagecraft: GLFW error %d: %s\n", code, what);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Args args;
+  if (!parseArgs(argc, argv, args))
+    return 2;
+  bool screenshotMode = !args.screenshot.empty();
+
+  glfwSetErrorCallback(glfwError);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "stagecraft: cannot open a window (no display? set DISPLAY, "
+                         "or run under xvfb-run)\n");
+    return 1;
+  }
+  // OpenGL 3.3 core where there is one (Mesa has), else 3.0.
+  const char *glsl = "#version 330 core";
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  GLFWwindow *window =
+      glfwCreateWindow(args.width, args.height, "Stagecraft", nullptr, nullptr);
+  if (!window) {
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    glsl = "#version 130";
+    window = glfwCreateWindow(args.width, args.height, "Stagecraft", nullptr, nullptr);
+  }
+  if (!window) {
+    std::fprintf(stderr, "stagecraft: cannot create an OpenGL 3 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(screenshotMode ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO &io = ImGui::GetIO();
+  // Window layout is fixed; keep imgui.ini out of the working directory.
+  io.IniFilename = nullptr;
+  float xscale = 1, yscale = 1;
+  glfwGetWindowContentScale(window, &xscale, &yscale);
+  setupTheme(std::max(1.0f, xscale));
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init(glsl);
+
+  AppConfig config;
+  if (!args.noRunner) {
+    if (args.runnerGiven)
+      config.runnerCommand = args.runner;
+    else if (const char *env = std::getenv("STAGECRAFT_RUNNER"); env && *env)
+      config.runnerCommand = env;
+    else
+      config.runnerCommand = defaultRunnerCommand();
+  }
+  // Screenshots are for docs and tests: no autosave, no restore.
+  config.autosavePath = screenshotMode ? "" : defaultAutosavePath();
+  if (screenshotMode)
+    config.bundleRoot = (fs::temp_directory_path() / "stagecraft-screenshot").string();
+  std::unique_ptr<AppState> app = std::make_unique<AppState>(config);
+
+  MainWindowUi ui;
+  ui.examplePath = findExample();
+  bool opened = false;
+  if (!args.file.empty()) {
+    // Restore the autosaved session when it is this file's (its schedule
+    // and runs), else open the file as it is.
+    SessionFile s;
+    std::string err;
+    std::error_code ec;
+    fs::path abs = fs::weakly_canonical(args.file, ec);
+    if (!screenshotMode && !args.noRestore && loadSession(defaultAutosavePath(), s, err) &&
+        s.irPath == abs.string())
+      opened = app->restoreSession(s);
+    if (!opened)
+      opened = app->openFile(args.file);
+  } else {
+    if (!screenshotMode && !args.noRestore)
+      opened = app->restoreAutosave();
+    if (!opened && !ui.examplePath.empty())
+      opened = app->openFile(ui.examplePath);
+    if (!opened && ui.examplePath.empty())
+      app->setStatus(StatusLevel::Warning,
+                     "the bundled example was not found: open a file (Ctrl+O)");
+  }
+  if (!args.select.empty())
+    app->select(args.select);
+
+  auto started = std::chrono::steady_clock::now();
+  int settledFrames = 0;
+  int exitCode = 0;
+  while (!glfwWindowShouldClose(window) && !ui.quitRequested) {
+    if (screenshotMode)
+      glfwPollEvents();
+    else
+      glfwWaitEventsTimeout(app->compileView().state == CompileView::State::Compiling ||
+                                    app->runner().pending()
+                                ? 0.05
+                                : 0.25);
+    app->poll();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (screenshotMode) // wherever the X pointer is, hover nothing
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    drawMainWindow(*app, ui);
+    ImGui::Render();
+    int fbw, fbh;
+    glfwGetFramebufferSize(window, &fbw, &fbh);
+    glViewport(0, 0, fbw, fbh);
+    glClearColor(0.09f, 0.1f, 0.13f, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    if (screenshotMode) {
+      // Wait for the first compile (and the runner's first answer) so the
+      // picture shows a settled state, but never longer than 60 s.
+      double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                    started).count();
+      bool settled = app->compileView().state != CompileView::State::Compiling &&
+                     app->runner().state() != RunnerState::Starting;
+      settledFrames = settled ? settledFrames + 1 : 0;
+      if (settledFrames >= 4 || waited > 60) {
+        std::string err = writeFramebufferPng(args.screenshot, fbw, fbh);
+        if (!err.empty()) {
+          std::fprintf(stderr, "stagecraft: %s\n", err.c_str());
+          exitCode = 1;
+        } else {
+          std::printf("stagecraft: wrote %s (%dx%d)\n", args.screenshot.c_str(), fbw, fbh);
+        }
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    glfwSwapBuffers(window);
+  }
+
+  app.reset(); // autosaves, stops the runner and the compile worker
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exitCode;
+}

@@ -1,0 +1,165 @@
+//===- AppStateTest.cpp - the session's commands, without a window --------===//
+#include "app/AppState.h"
+
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sys/stat.h>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+bool compiled(AppState &app) {
+  return test::pollUntil(app, [&] {
+    return app.compileView().state != CompileView::State::Compiling;
+  });
+}
+
+TEST(AppState, OpensTheExampleAndCompilesInTheBackground) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  EXPECT_EQ(app.kernel(), "attn_fwd_d128");
+  EXPECT_EQ(app.editor().graph().units.size(), 6u);
+  EXPECT_EQ(app.compileView().state, CompileView::State::Compiling);
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  // The compiled variant is listed, not run (no runner).
+  ASSERT_EQ(app.currentRuns().size(), 1u);
+  EXPECT_EQ(app.currentRuns()[0]->state, RunState::NotRun);
+  EXPECT_EQ(app.currentRuns()[0]->steadyState, app.editor().report().steadyState);
+}
+
+TEST(AppState, MoveRecompilesAndUndoRestores) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  Schedule original = app.editor().schedule();
+  MoveOutcome out = app.moveUnit("loadK", {-1, 0, ""});
+  ASSERT_TRUE(out.applied) << out.explanation;
+  EXPECT_EQ(app.compileView().state, CompileView::State::Compiling);
+  ASSERT_TRUE(compiled(app));
+  const CompileResult *r = app.compileView().result();
+  ASSERT_NE(r, nullptr);
+  // The compile saw the board's schedule.
+  EXPECT_EQ(r->steadyState, "MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+2) loadV(i+1)");
+  EXPECT_TRUE(app.undo());
+  EXPECT_EQ(app.editor().schedule(), original);
+  EXPECT_TRUE(app.redo());
+  EXPECT_NE(app.editor().schedule(), original);
+}
+
+TEST(AppState, IllegalMoveIsRefusedAndExplainedInTheStatusLine) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  ASSERT_TRUE(compiled(app));
+  Schedule before = app.editor().schedule();
+  uint64_t job = app.compileView().job;
+  MoveOutcome out = app.moveUnit("loadK", {1, 0, ""});
+  EXPECT_FALSE(out.applied);
+  EXPECT_EQ(app.editor().schedule(), before);
+  EXPECT_EQ(app.status().level, StatusLevel::Error);
+  EXPECT_NE(app.status().text.find("loadK cannot move to stage 1"), std::string::npos)
+      << app.status().text;
+  EXPECT_EQ(app.compileView().job, job) << "a refused move must not recompile";
+}
+
+TEST(AppState, OnlyTheNewestEditsCompileIsShown) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  // Three edits in one frame: each supersedes the one before.
+  ASSERT_TRUE(app.moveUnit("loadK", {-1, 0, ""}).applied);
+  ASSERT_TRUE(app.moveUnit("loadV", {0, 0, "loadK"}).applied);
+  ASSERT_TRUE(app.undo());
+  std::string expected = app.editor().report().steadyState;
+  ASSERT_TRUE(compiled(app));
+  ASSERT_NE(app.compileView().result(), nullptr);
+  EXPECT_EQ(app.compileView().result()->steadyState, expected);
+  EXPECT_GE(app.compilesSuperseded(), 1u);
+}
+
+TEST(AppState, BadFileIsReportedAndTheSessionKept) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  std::string bad = test::tempDir("bad") + "/bad.mlir";
+  std::ofstream(bad) << "module { this is not IR";
+  EXPECT_FALSE(app.openFile(bad));
+  EXPECT_EQ(app.status().level, StatusLevel::Error);
+  EXPECT_NE(app.status().text.find("bad.mlir"), std::string::npos);
+  EXPECT_TRUE(app.hasIr());
+  EXPECT_EQ(app.kernel(), "attn_fwd_d128");
+  EXPECT_FALSE(app.openFile("/nonexistent/file.mlir"));
+}
+
+TEST(AppState, SaveAndLoadSchedule) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  Schedule original = app.editor().schedule();
+  ASSERT_TRUE(app.moveUnit("loadK", {-1, 0, ""}).applied);
+  Schedule moved = app.editor().schedule();
+  std::string path = test::tempDir("sched") + "/s.json";
+  ASSERT_TRUE(app.saveSchedule(path));
+  ASSERT_TRUE(app.undo());
+  ASSERT_EQ(app.editor().schedule(), original);
+  ASSERT_TRUE(app.loadSchedule(path));
+  EXPECT_EQ(app.editor().schedule(), moved);
+  // A bundled schedule file loads (it is illegal: shown, not refused).
+  ASSERT_TRUE(app.loadSchedule(test::assetPath("schedules/attention_illegal_loadK_late.json")));
+  EXPECT_FALSE(app.editor().report().legal());
+  EXPECT_EQ(app.status().level, StatusLevel::Warning);
+}
+
+TEST(AppState, SaveIrWritesTheScheduleIntoTheFile) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  ASSERT_TRUE(app.moveUnit("loadK", {-1, 0, ""}).applied);
+  std::string path = test::tempDir("saveir") + "/a.mlir";
+  ASSERT_TRUE(app.saveIr(path));
+  AppState other(test::testConfig());
+  ASSERT_TRUE(other.openFile(path));
+  EXPECT_EQ(other.editor().report().steadyState, app.editor().report().steadyState);
+}
+
+TEST(AppState, RestoringARunRestoresItsSchedule) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  ASSERT_TRUE(compiled(app));
+  Schedule first = app.editor().schedule();
+  uint64_t firstRun = app.currentRuns().at(0)->id;
+  ASSERT_TRUE(app.moveUnit("loadK", {-1, 0, ""}).applied);
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.currentRuns().size(), 2u);
+  ASSERT_TRUE(app.restoreRun(firstRun));
+  EXPECT_EQ(app.editor().schedule(), first);
+  EXPECT_EQ(app.selectedRun(), firstRun);
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.currentRuns().size(), 2u) << "the same schedule is the same variant";
+}
+
+TEST(AppState, CompiledVariantsGoToTheRunner) {
+  std::string dir = test::tempDir("apprunner");
+  std::string runner = dir + "/runner.sh";
+  std::ofstream(runner) << R"(#!/bin/sh
+while read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  echo "{\"id\":$id,\"status\":\"ok\",\"verified\":true,\"tflops\":420.0,\"reference_tflops\":600.0,\"ratio_to_reference\":0.7,\"device\":{\"name\":\"Fake H100\"}}"
+done
+)";
+  chmod(runner.c_str(), 0755);
+  AppState app(test::testConfig(runner));
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  ASSERT_TRUE(test::pollUntil(app, [&] {
+    auto runs = app.currentRuns();
+    return !runs.empty() && runs[0]->state == RunState::Done;
+  }));
+  const RunRecord *r = app.currentRuns()[0];
+  EXPECT_EQ(r->status, "ok");
+  EXPECT_TRUE(r->verified);
+  EXPECT_DOUBLE_EQ(*r->tflops, 420.0);
+  EXPECT_EQ(r->device, "Fake H100");
+  EXPECT_EQ(r->resultText(), "verified, 420.0 TFLOP/s");
+}
+
+} // namespace

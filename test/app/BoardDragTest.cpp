@@ -1,0 +1,172 @@
+//===- BoardDragTest.cpp - drag cards with a synthetic mouse, no window ---===//
+//
+// An ImGui context with no platform or renderer backend: the font atlas is
+// built, io.DisplaySize set, and each frame is NewFrame / draw / Render. The
+// mouse is io.MousePos and io.MouseDown (Dear ImGui 1.86 has no input
+// events API yet). Nothing is rasterized; the draw lists are built as in
+// the app, so the board's hit testing and drag logic run for real.
+//
+//===----------------------------------------------------------------------===//
+#include "app/BoardPanel.h"
+#include "app/MainWindow.h"
+
+#include "TestSupport.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+struct HeadlessImGui {
+  ImGuiContext *ctx;
+  HeadlessImGui() {
+    ctx = ImGui::CreateContext();
+    ImGuiIO &io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1600, 1000);
+    io.DeltaTime = 1.0f / 60;
+    unsigned char *pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h); // builds the atlas
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
+};
+
+struct BoardHarness {
+  HeadlessImGui imgui;
+  AppState app{test::testConfig()};
+  BoardUi ui;
+
+  void frame(ImVec2 mouse, bool down) {
+    ImGuiIO &io = ImGui::GetIO();
+    io.MousePos = mouse;
+    io.MouseDown[0] = down;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("board", nullptr, ImGuiWindowFlags_NoDecoration);
+    drawBoardPanel(app, ui);
+    ImGui::End();
+    ImGui::Render();
+    app.poll();
+  }
+  /// Press on `from`, move in steps to `to`, release there.
+  void drag(ImVec2 from, ImVec2 to) {
+    frame(from, false);
+    frame(from, true);
+    for (int i = 1; i <= 8; ++i)
+      frame(ImVec2(from.x + (to.x - from.x) * i / 8, from.y + (to.y - from.y) * i / 8), true);
+    frame(to, true);
+    frame(to, false);
+  }
+  ImVec2 cellCenter(int64_t stage, int64_t group) {
+    const BoardCell *c = ui.findCell(stage, group);
+    EXPECT_NE(c, nullptr);
+    return c ? ImVec2((c->min.x + c->max.x) / 2, (c->min.y + c->max.y) / 2) : ImVec2();
+  }
+};
+
+OpSchedule of(const AppState &app, const std::string &unit) {
+  return app.editor().unitSchedule(app.editor().graph().findUnit(unit));
+}
+
+TEST(BoardDrag, DragACardToAnotherStage) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  h.frame(ImVec2(0, 0), false); // lay out
+  ImVec2 card = h.ui.cardCenter("loadK");
+  ASSERT_GT(card.x, 0);
+  // Drop loadK in the column before stage 0: a new first stage.
+  h.drag(card, h.cellCenter(-1, 0));
+  EXPECT_EQ(of(h.app, "loadK").stage, 0);
+  EXPECT_EQ(of(h.app, "MMA0").stage, 2);
+  EXPECT_EQ(h.app.editor().report().steadyState,
+            "MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+2) loadV(i+1)");
+  EXPECT_TRUE(h.app.editor().canUndo());
+  EXPECT_TRUE(h.ui.refusal.empty());
+  // The board now has three stages.
+  h.frame(ImVec2(0, 0), false);
+  EXPECT_NE(h.ui.findCell(2, 1), nullptr);
+}
+
+TEST(BoardDrag, DropBetweenTwoCardsSetsTheOrder) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  ASSERT_LT(of(h.app, "loadK").order, of(h.app, "loadV").order);
+  // Drop loadV on the upper half of loadK's card: before it.
+  auto k = h.ui.cards.at("loadK");
+  ImVec2 target((k.first.x + k.second.x) / 2, k.first.y + 4);
+  h.drag(h.ui.cardCenter("loadV"), target);
+  EXPECT_LT(of(h.app, "loadV").order, of(h.app, "loadK").order);
+  EXPECT_EQ(of(h.app, "loadV").stage, 0);
+}
+
+TEST(BoardDrag, AnIllegalDropIsRefusedAndExplainedWhereItWasDropped) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  Schedule before = h.app.editor().schedule();
+  ImVec2 target = h.cellCenter(1, 0); // after MMA0, which reads loadK's tile
+  ImVec2 card = h.ui.cardCenter("loadK");
+  // While hovering, the verdict is known before the drop.
+  h.frame(card, false);
+  h.frame(card, true);
+  for (int i = 1; i <= 8; ++i)
+    h.frame(ImVec2(card.x + (target.x - card.x) * i / 8, card.y + (target.y - card.y) * i / 8),
+            true);
+  EXPECT_EQ(h.ui.dragging, "loadK");
+  ASSERT_TRUE(h.ui.hasHover);
+  EXPECT_EQ(h.ui.hover.stage, 1);
+  EXPECT_NE(h.ui.hoverExplanation.find("loadK cannot move to stage 1"), std::string::npos)
+      << h.ui.hoverExplanation;
+  h.frame(target, false); // drop
+  EXPECT_EQ(h.app.editor().schedule(), before);
+  EXPECT_FALSE(h.app.editor().canUndo());
+  EXPECT_NE(h.ui.refusal.find("loadK cannot move to stage 1"), std::string::npos) << h.ui.refusal;
+  EXPECT_NE(h.ui.refusal.find("MMA0"), std::string::npos) << h.ui.refusal;
+  EXPECT_NE(h.app.status().text.find("loadK cannot move to stage 1"), std::string::npos);
+  // The explanation is drawn next to the drop point in the next frame.
+  h.frame(target, false);
+  ImGuiWindow *popup = ImGui::FindWindowByName("##refusal");
+  ASSERT_NE(popup, nullptr);
+  EXPECT_TRUE(popup->Active);
+  EXPECT_NEAR(popup->Pos.x, target.x + 14, 2);
+  EXPECT_NEAR(popup->Pos.y, target.y + 14, 2);
+}
+
+TEST(BoardDrag, AClickSelectsWithoutMoving) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  ImVec2 card = h.ui.cardCenter("MMA1");
+  Schedule before = h.app.editor().schedule();
+  h.frame(card, false);
+  h.frame(card, true);
+  h.frame(card, false);
+  EXPECT_EQ(h.app.selectedUnit(), "MMA1");
+  EXPECT_EQ(h.app.editor().schedule(), before);
+}
+
+TEST(MainWindow, AllPanelsDrawWithoutAWindow) {
+  HeadlessImGui imgui;
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  MainWindowUi ui;
+  for (int i = 0; i < 5; ++i) {
+    ImGui::GetIO().MousePos = ImVec2(800, 300);
+    ImGui::NewFrame();
+    drawMainWindow(app, ui);
+    ImGui::Render();
+    app.poll();
+  }
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
+  EXPECT_FALSE(ui.board.cells.empty());
+}
+
+} // namespace

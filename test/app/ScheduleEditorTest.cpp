@@ -1,0 +1,142 @@
+//===- ScheduleEditorTest.cpp - moves, refusals, undo on the attention loop ===//
+#include "app/ScheduleEditor.h"
+#include "app/SessionLoader.h"
+
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+
+namespace {
+
+ScheduleEditor attentionEditor() {
+  LoadedIr ir = loadLoopIr(test::readAsset("attention_fwd_d128.mlir"),
+                           "attention_fwd_d128.mlir");
+  EXPECT_TRUE(ir.ok);
+  return ScheduleEditor(ir.graph, ir.graph.initialSchedule);
+}
+
+OpSchedule of(const ScheduleEditor &ed, const std::string &unit) {
+  return ed.unitSchedule(ed.graph().findUnit(unit));
+}
+
+TEST(ScheduleEditor, StartsFromTheIrSchedule) {
+  ScheduleEditor ed = attentionEditor();
+  EXPECT_TRUE(ed.report().legal());
+  EXPECT_EQ(ed.report().steadyState, "MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+1) loadV(i+1)");
+  EXPECT_EQ(ed.numStages(), 2);
+  EXPECT_EQ(ed.numGroups(), 2);
+  EXPECT_FALSE(ed.canUndo());
+}
+
+TEST(ScheduleEditor, MoveBeforeStageZeroShiftsTheOthers) {
+  ScheduleEditor ed = attentionEditor();
+  MoveOutcome out = ed.move("loadK", {-1, 0, ""});
+  ASSERT_TRUE(out.applied) << out.explanation;
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(of(ed, "loadK").stage, 0);
+  EXPECT_EQ(of(ed, "loadV").stage, 1);
+  EXPECT_EQ(of(ed, "MMA0").stage, 2);
+  EXPECT_EQ(ed.report().steadyState,
+            "MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+2) loadV(i+1)");
+  EXPECT_TRUE(ed.report().legal());
+}
+
+TEST(ScheduleEditor, IllegalMoveIsRefusedWithTheExplanation) {
+  ScheduleEditor ed = attentionEditor();
+  Schedule before = ed.schedule();
+  // MMA0 (stage 1) reads loadK's tile in the same iteration: loadK cannot
+  // come later than it.
+  MoveOutcome out = ed.move("loadK", {1, 0, ""});
+  EXPECT_FALSE(out.applied);
+  EXPECT_EQ(out.explanation.rfind("loadK cannot move to stage 1", 0), 0u) << out.explanation;
+  EXPECT_NE(out.explanation.find("MMA0"), std::string::npos) << out.explanation;
+  EXPECT_EQ(ed.schedule(), before);
+  EXPECT_FALSE(ed.canUndo());
+}
+
+TEST(ScheduleEditor, RegisterValuesCannotCrossWarpGroups) {
+  ScheduleEditor ed = attentionEditor();
+  std::string why = ed.explain("Softmax", {1, 0, ""});
+  EXPECT_NE(why.find("Softmax cannot move to"), std::string::npos) << why;
+  EXPECT_NE(why.find("warp group 0"), std::string::npos) << why;
+}
+
+TEST(ScheduleEditor, DropBetweenCardsSetsTheOrder) {
+  ScheduleEditor ed = attentionEditor();
+  ASSERT_LT(of(ed, "loadK").order, of(ed, "loadV").order);
+  MoveOutcome out = ed.move("loadV", {0, 0, "loadK"});
+  ASSERT_TRUE(out.applied) << out.explanation;
+  EXPECT_LT(of(ed, "loadV").order, of(ed, "loadK").order);
+  std::vector<unsigned> cell = ed.cell(0, 0);
+  ASSERT_EQ(cell.size(), 2u);
+  EXPECT_EQ(ed.graph().units[cell[0]].name, "loadV");
+  // Orders stay a permutation of 0..n-1.
+  std::vector<int64_t> orders;
+  for (unsigned u = 0; u < ed.graph().units.size(); ++u)
+    orders.push_back(ed.unitSchedule(u).order);
+  std::sort(orders.begin(), orders.end());
+  for (size_t i = 0; i < orders.size(); ++i)
+    EXPECT_EQ(orders[i], static_cast<int64_t>(i));
+}
+
+TEST(ScheduleEditor, DropOnItsOwnPlaceChangesNothing) {
+  ScheduleEditor ed = attentionEditor();
+  MoveOutcome out = ed.move("loadV", {0, 0, ""});
+  EXPECT_TRUE(out.applied);
+  EXPECT_FALSE(out.changed);
+  EXPECT_FALSE(ed.canUndo());
+}
+
+TEST(ScheduleEditor, UndoAndRedo) {
+  ScheduleEditor ed = attentionEditor();
+  Schedule s0 = ed.schedule();
+  ASSERT_TRUE(ed.move("loadK", {-1, 0, ""}).applied);
+  Schedule s1 = ed.schedule();
+  ASSERT_TRUE(ed.move("loadV", {0, 0, ""}).applied); // next to loadK, stage 0
+  Schedule s2 = ed.schedule();
+  EXPECT_NE(s1, s2);
+  EXPECT_TRUE(ed.undo());
+  EXPECT_EQ(ed.schedule(), s1);
+  EXPECT_TRUE(ed.undo());
+  EXPECT_EQ(ed.schedule(), s0);
+  EXPECT_FALSE(ed.undo());
+  EXPECT_TRUE(ed.redo());
+  EXPECT_EQ(ed.schedule(), s1);
+  // A new edit drops the redo history.
+  ASSERT_TRUE(ed.move("loadV", {0, 0, "loadK"}).applied);
+  EXPECT_FALSE(ed.canRedo());
+  EXPECT_NE(ed.schedule(), s2);
+  // Too many buffers: loadV three stages ahead and loadK two does not fit
+  // in shared memory, and the editor says so.
+  MoveOutcome full = ed.move("loadV", {-1, 0, ""});
+  EXPECT_FALSE(full.applied);
+  EXPECT_NE(full.explanation.find("shared memory"), std::string::npos) << full.explanation;
+}
+
+TEST(ScheduleEditor, ReplaceRejectsUnknownUnits) {
+  ScheduleEditor ed = attentionEditor();
+  Schedule s;
+  s.set("nonsense", {});
+  EXPECT_NE(ed.replace(s).find("nonsense"), std::string::npos);
+  EXPECT_FALSE(ed.canUndo());
+}
+
+TEST(ScheduleEditor, RepairingAnIllegalScheduleOneCardAtATime) {
+  ScheduleEditor ed = attentionEditor();
+  // Put MMA0 (and its consumers) too early: illegal.
+  Schedule bad = ed.schedule();
+  OpSchedule k = *bad.find("loadK");
+  k.stage = 1; // loadK after MMA0 in the same stage order -> illegal
+  bad.set("loadK", k);
+  ASSERT_EQ(ed.replace(bad), "");
+  ASSERT_FALSE(ed.report().legal());
+  // Moving it back is allowed (it removes the violation) ...
+  EXPECT_EQ(ed.explain("loadK", {0, 0, ""}), "");
+  // ... and so is a move elsewhere that adds no new violation.
+  EXPECT_EQ(ed.explain("loadV", {0, 0, ""}), "");
+}
+
+} // namespace
