@@ -104,6 +104,10 @@ LogicalResult KernelLowering::analyze() {
   if (failed(g))
     return failure();
   graph = std::move(*g);
+  // Ops without a tile.sched attribute follow the defaults: write the
+  // effective schedule into the IR so every op below carries one.
+  if (failed(writeSchedule(kernel, graph.initialSchedule)))
+    return failure();
   report = checkSchedule(graph, graph.initialSchedule);
   if (!report.legal()) {
     for (const Violation &v : report.violations)
@@ -398,6 +402,9 @@ void KernelLowering::emitEpilogue(Emitter &e, Value acc, Value ctid, Value cwg) 
   Value row0 = e.add(e.add(e.mul(cwg, e.c32(64)), e.mul(warp, e.c32(16))),
                      e.divu(lane, e.c32(4)));
   Value col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+  // The staging tile reuses the rings: every consumer warp group must be
+  // past its last wgmma (all read their operands) before any writes it.
+  e.namedBarrier(1, 128 * consumerWGs);
   auto vec2f = VectorType::get({2}, e.f32());
   auto vec2bf = VectorType::get({2}, e.b.getBF16Type());
   for (int64_t j = 0; j < n / 8; ++j)

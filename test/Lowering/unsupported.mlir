@@ -1,0 +1,43 @@
+// RUN: not stagecraft-opt %s -split-input-file -tile-lower-to-nvvm -verify-diagnostics
+
+// A schedule the legality check rejects is never lowered.
+func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 128 : i64}, tile.warpgroups = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-error @-7 {{cannot compile an illegal schedule (same-iteration-stage)}}
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%c0, %i] {tile.sched = #tile.sched<"load", stage = 1, order = 0, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+    %d = tile.dot %a, %a, %acc {transpose_b, tile.sched = #tile.sched<"mma", stage = 0, order = 1, group = 0>} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %b = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %C[%c0, %c0], %b : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+// M = 128 needs two warp groups of 64 rows in the dot's group.
+func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 128 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%c0, %i] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+    // expected-error @+1 {{M = 128 needs 2 warp groups of 64 rows in warp group 0, which has 1 (tile.warpgroups)}}
+    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %b = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %C[%c0, %c0], %b : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+  return
+}
