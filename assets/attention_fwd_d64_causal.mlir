@@ -12,7 +12,7 @@
 // O += P V (MMA1) with P converted to bf16 in registers.
 // Causal: the loop stops at the diagonal block, which tile.mask masks.
 //
-// Schedule: the default one, loads in stage 0 and the rest in stage 1.
+// Schedule: a two-stage pipeline, loads in stage 0 and the rest in stage 1.
 // Loads run in a producer warp group (group 0); the math in group 1, two
 // warp groups of 64 query rows each.
 // Steady state: MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+1) loadV(i+1).

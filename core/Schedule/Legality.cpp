@@ -99,6 +99,7 @@ struct Placed {
 static void checkEdges(const LoopGraph &g, const Placed &p,
                        std::vector<Violation> &out) {
   std::set<std::tuple<unsigned, unsigned, bool>> reported;
+  std::set<std::pair<unsigned, unsigned>> crossReported;
   for (const Edge &e : g.edges) {
     if (e.def == e.use)
       continue;
@@ -108,7 +109,8 @@ static void checkEdges(const LoopGraph &g, const Placed &p,
     const OpSchedule &sd = p.sched[e.def], &su = p.sched[e.use];
     const std::string &loc = g.ops[e.useOp].location;
 
-    if (sd.group != su.group && !e.viaSharedMemory) {
+    if (sd.group != su.group && !e.viaSharedMemory &&
+        crossReported.insert({e.def, e.use}).second) {
       out.push_back({Rule::CrossGroupRegister, d, u, loc,
                      formatv("{0} (warp group {1}) uses {2} from {3} (warp "
                              "group {4}): only tiles loaded to shared memory "
@@ -169,9 +171,10 @@ static void checkEdges(const LoopGraph &g, const Placed &p,
                      formatv("{0} (stage {1}) uses {2} that {3} (stage {4}) "
                              "produced in the previous iteration; with {0} in "
                              "a later stage than {3}, {3} would already have "
-                             "overwritten it by then. Put {0} in stage {4} or "
-                             "{5}.",
-                             u, su.stage, e.value, d, sd.stage, sd.stage - 1)
+                             "overwritten it by then. Put {0} in stage {5}.",
+                             u, su.stage, e.value, d, sd.stage,
+                             sd.stage > 0 ? formatv("{0} or {1}", sd.stage, sd.stage - 1).str()
+                                          : std::string("0"))
                          .str()});
     }
   }
@@ -184,17 +187,19 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     if (g.units[l].kind != UnitKind::Load)
       continue;
     int64_t lastUse = p.sched[l].stage;
-    bool asyncReader = false;
+    int64_t asyncWait = 0; // wgmma groups a reading dot keeps in flight
     for (const Edge &e : g.edges) {
       if (e.def != l || e.use == l)
         continue;
       lastUse = std::max(lastUse, p.sched[e.use].stage);
-      if (g.units[e.use].kind == UnitKind::Dot && p.sched[e.use].wait > 0)
-        asyncReader = true;
+      if (g.units[e.use].kind == UnitKind::Dot)
+        asyncWait = std::max(asyncWait, p.sched[e.use].wait);
     }
     LoadBuffers b;
     b.name = g.units[l].name;
-    b.copies = lastUse - p.sched[l].stage + 1 + (asyncReader ? 1 : 0);
+    // One buffer per stage from the load to its last use, plus one per
+    // wgmma group still reading when the next iteration's load is issued.
+    b.copies = lastUse - p.sched[l].stage + 1 + asyncWait;
     b.bytesPerCopy = g.units[l].bufferBytes;
     ring += b.copies * (b.bytesPerCopy + limits.barrierBytesPerCopy);
     r.buffers.push_back(b);

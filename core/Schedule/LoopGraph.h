@@ -1,6 +1,6 @@
 //===- LoopGraph.h - the dependency graph of a pipelined loop -----*- C++ -*-===//
 //
-// Plain data, extracted once from the IR (LoopGraphBuilder.h): the units of a
+// Plain data, extracted once from the IR (ScheduleIR.h: buildLoopGraph): the units of a
 // loop body (ops sharing a schedule name), the edges between them
 // (same-iteration and loop-carried), and the sizes legality and resource
 // checks need. Checking a schedule against it touches no IR, so the app can

@@ -124,13 +124,17 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   const llvm::json::Object *root = parsed->getAsObject();
   if (!root)
     return scheduleError(source, "a schedule must be a JSON object");
-  if (auto format = root->getString("format"))
-    if (*format != "stagecraft-schedule")
+  if (const llvm::json::Value *format = root->get("format"))
+    if (format->getAsString() != std::optional<StringRef>("stagecraft-schedule"))
       return scheduleError(source, "\"format\" must be \"stagecraft-schedule\"");
-  if (auto version = root->getInteger("version"))
-    if (*version != 1)
+  if (const llvm::json::Value *version = root->get("version")) {
+    auto v = version->getAsInteger();
+    if (!v)
+      return scheduleError(source, "\"version\" must be an integer");
+    if (*v != 1)
       return scheduleError(source, "unsupported schedule version " +
-                                       llvm::Twine(*version) + " (expected 1)");
+                                       llvm::Twine(*v) + " (expected 1)");
+  }
   for (const auto &kv : *root) {
     StringRef key = kv.first;
     if (key != "format" && key != "version" && key != "kernel" && key != "ops")

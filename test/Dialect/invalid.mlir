@@ -156,3 +156,24 @@ func.func @k() attributes {tile.kernel, tile.grid = affine_map<() -> (1)>, tile.
 
 // expected-error @+1 {{unregistered operation 'tile.frobnicate'}}
 "tile.frobnicate"() : () -> ()
+
+// -----
+
+func.func @f(%a: tensor<?x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<?x64xf32>) {
+  // expected-error @+1 {{tile shapes must be static and non-empty, got 'tensor<?x64xbf16>'}}
+  %d = tile.dot %a, %b, %c {transpose_b} : tensor<?x64xbf16>, tensor<64x64xbf16> -> tensor<?x64xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{`tile.warpgroups` needs `tile.kernel` on the same op}}
+func.func @f() attributes {tile.warpgroups = array<i64: 1>} { return }
+
+// -----
+
+func.func @f(%s: tensor<128x128xf32>) {
+  // expected-error @+1 {{schedule order must be 0 to 1048576, got 5000000}}
+  %e = arith.addf %s, %s {tile.sched = #tile.sched<"x", stage = 0, order = 5000000, group = 0>} : tensor<128x128xf32>
+  return
+}

@@ -102,6 +102,12 @@ TEST_F(LoadDot, WaitDepthOnDotIsLegalAndAddsABuffer) {
   EXPECT_EQ(r.buffers[0].copies, 3); // distance 1 + 1 + async reader
 }
 
+TEST_F(LoadDot, DeeperWaitKeepsMoreBuffers) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {1, 0, 0, 3}}}));
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.buffers[0].copies, 5); // distance 1 + 1 + 3 groups in flight
+}
+
 TEST_F(LoadDot, WaitDepthOnLoadIsIllegal) {
   auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0, 1}}, {"MMA", {1, 0, 0}}}));
   EXPECT_TRUE(hasRule(r, Rule::WaitOnNonDot));
@@ -181,12 +187,17 @@ TEST_F(Chain, LoopCarriedUseInLaterStageIsIllegal) {
   auto ok = checkSchedule(g2.g, sched({{"X", {1, 0, 0}}, {"Y", {1, 1, 0}}}));
   EXPECT_TRUE(ok.legal());
   auto bad = checkSchedule(g2.g, sched({{"X", {0, 0, 0}}, {"Y", {1, 1, 0}}}));
-  EXPECT_TRUE(hasRule(bad, Rule::LoopCarriedLate));
+  ASSERT_TRUE(hasRule(bad, Rule::LoopCarriedLate));
+  // Never suggests a negative stage.
+  EXPECT_NE(bad.violations[0].message.find("Put Y in stage 0."), std::string::npos)
+      << bad.violations[0].message;
 }
 
 TEST_F(Chain, RegisterValueAcrossGroupsIsIllegal) {
   auto r = checkSchedule(b.g, sched({{"A", {0, 0, 0}}, {"B", {0, 1, 1}}, {"C", {0, 2, 1}}}));
   ASSERT_TRUE(hasRule(r, Rule::CrossGroupRegister));
+  // A -> B (same iteration) and C -> A (carried) cross groups: one error each.
+  EXPECT_EQ(r.violations.size(), 2u);
   EXPECT_NE(r.violations[0].message.find("only tiles loaded to shared memory"), std::string::npos);
 }
 

@@ -70,6 +70,9 @@ TEST(ScheduleJson, ErrorsNameTheFileEntryAndField) {
             "s.json: ops[0] (\"a\"): unknown field \"colour\"");
   EXPECT_EQ(errorOf("{\"ops\": [], \"version\": 2}"),
             "s.json: unsupported schedule version 2 (expected 1)");
+  EXPECT_EQ(errorOf("{\"ops\": [], \"version\": \"x\"}"), "s.json: \"version\" must be an integer");
+  EXPECT_EQ(errorOf("{\"ops\": [], \"format\": 5}"),
+            "s.json: \"format\" must be \"stagecraft-schedule\"");
   EXPECT_EQ(errorOf("{\"ops\": [{\"stage\": 0}]}"),
             "s.json: ops[0] needs a non-empty \"name\"");
 }

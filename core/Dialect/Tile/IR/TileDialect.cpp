@@ -27,6 +27,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return KernelSignature::get(func);
   }
   if (name == kWarpGroupsAttrName) {
+    if (!op->hasAttr(kKernelAttrName))
+      return op->emitError("`tile.warpgroups` needs `tile.kernel` on the same op");
     auto groups = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!groups || groups.empty() || groups.size() > 8)
       return op->emitError("`tile.warpgroups` must be array<i64: ...> with one "

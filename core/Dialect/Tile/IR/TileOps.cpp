@@ -56,6 +56,9 @@ LogicalResult DotOp::verify() {
   auto acc = cast<RankedTensorType>(getAcc().getType());
   if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
     return emitOpError("operands must be 2-d tiles");
+  for (RankedTensorType t : {a, b, acc})
+    if (!t.hasStaticShape() || t.getNumElements() == 0)
+      return emitOpError("tile shapes must be static and non-empty, got ") << t;
   Type ea = a.getElementType(), eb = b.getElementType();
   if (!(ea.isBF16() || ea.isF16()) || ea != eb)
     return emitOpError("operands must both be bf16 or both f16, got ")

@@ -110,8 +110,8 @@ ScheduleAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "schedule name must not be empty";
   if (stage < 0 || stage > 64)
     return emitError() << "schedule stage must be 0 to 64, got " << stage;
-  if (order < 0)
-    return emitError() << "schedule order must be >= 0, got " << order;
+  if (order < 0 || order > (1 << 20))
+    return emitError() << "schedule order must be 0 to 1048576, got " << order;
   if (group < 0 || group > 7)
     return emitError() << "schedule group (warp group) must be 0 to 7, got "
                        << group;
