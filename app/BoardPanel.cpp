@@ -10,8 +10,8 @@ using namespace stagecraft::app;
 
 namespace {
 
-constexpr float kLabelW = 150, kHeaderH = 28, kNewColW = 96;
-constexpr float kCardH = 44, kCardGap = 5, kCellPad = 6, kMinStageW = 170;
+constexpr float kLabelW = 128, kHeaderH = 28, kNewColW = 76;
+constexpr float kCardH = 44, kCardGap = 5, kCellPad = 6, kMinStageW = 116;
 constexpr double kRefusalSeconds = 8;
 
 ImVec2 add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
@@ -189,7 +189,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
                  label);
   }
   centeredText(dl, f.ui, ImVec2(xNewAfter, y), ImVec2(xNewAfter + kNewColW, y + kHeaderH),
-               colors::textDim, "+ new stage");
+               colors::textDim, "+ stage");
   y += kHeaderH;
 
   // Rows.
@@ -212,8 +212,8 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
       std::string role = groupLabel(app, gr);
       int64_t wgs = g.warpGroupsOf(gr);
       char line2[64];
-      std::snprintf(line2, sizeof line2, "%s, %lld x 128 thr", role.c_str(),
-                    static_cast<long long>(wgs));
+      std::snprintf(line2, sizeof line2, "%s, %lld thr", role.c_str(),
+                    static_cast<long long>(wgs * 128));
       dl->AddText(f.ui, f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize(),
                   ImVec2(lmn.x + 8, lmn.y + 28), colors::textDim, line2);
       for (const GroupRegisters &r : report.registers)

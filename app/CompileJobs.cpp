@@ -2,6 +2,7 @@
 #include "app/CompileJobs.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace stagecraft;
 using namespace stagecraft::app;
@@ -93,9 +94,15 @@ uint64_t CompileJobs::supersededCount() const {
 }
 
 void CompileJobs::publish(CompileOutcome outcome) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (outcome.job == newest_) // a newer job exists: this result is stale
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (outcome.job == newest_) {
     results_.push_back(std::move(outcome));
+    return;
+  }
+  // A newer job exists: this result is stale, and so is its bundle.
+  lock.unlock();
+  if (!outcome.bundleDir.empty())
+    llvm::sys::fs::remove_directories(outcome.bundleDir);
 }
 
 void CompileJobs::workerLoop() {

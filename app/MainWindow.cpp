@@ -260,8 +260,8 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   float gap = 6;
   float runsH = std::max(190.0f, avail.y * 0.25f);
   float topH = avail.y - runsH - statusH - gap;
-  float leftW = std::max(300.0f, avail.x * 0.25f);
-  float rightW = std::max(300.0f, avail.x * 0.24f);
+  float leftW = std::max(280.0f, avail.x * 0.235f);
+  float rightW = std::max(280.0f, avail.x * 0.225f);
   float centerW = avail.x - leftW - rightW - 2 * gap;
   float boardH = topH * 0.56f;
   float lowerH = topH - boardH - gap;

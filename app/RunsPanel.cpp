@@ -130,14 +130,17 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
                           ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("runs", 8, flags)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("#");
+    auto fixed = [](const char *name, float w) {
+      ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthFixed, w);
+    };
+    fixed("#", 28);
     ImGui::TableSetupColumn("steady state", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("stages");
-    ImGui::TableSetupColumn("smem");
-    ImGui::TableSetupColumn("regs");
-    ImGui::TableSetupColumn("result");
-    ImGui::TableSetupColumn("TFLOP/s");
-    ImGui::TableSetupColumn("vs ref");
+    fixed("stages", 50);
+    fixed("smem", 78);
+    fixed("regs", 64);
+    fixed("result", 190);
+    fixed("TFLOP/s", 64);
+    fixed("vs ref", 56);
     ImGui::TableHeadersRow();
     // Newest first: the variant just made is where the eye is.
     for (auto it = runs.rbegin(); it != runs.rend(); ++it) {

@@ -29,12 +29,12 @@ std::vector<ViolationKey> keys(const ScheduleReport &r) {
   return out;
 }
 
-/// A move expressed over the current schedule without renumbering yet:
-/// `base` is the current schedule with orders spread out (2i+2 for the other
-/// units, an odd number for the moved one) and, for a drop before stage 0,
-/// every stage shifted one later. Neither change alters legality (only order
-/// comparisons and stage differences matter), and `to` then fits between its
-/// neighbours, so explainMove can judge exactly this one change.
+/// A move expressed so that explainMove can judge it: `base` is the current
+/// schedule with the orders of the body after the move (0..n-1, the moved
+/// unit already at its new position) and, for a drop before stage 0, every
+/// stage one later; `to` is the moved unit's new stage and group. Neither
+/// renumbering nor a uniform shift alters legality, and the orders in
+/// explanations ("order 4 vs 5") are then those the board shows.
 struct Placement {
   Schedule base;
   OpSchedule to;
@@ -69,24 +69,20 @@ Placement place(const LoopGraph &g, const Schedule &current, unsigned moved,
         insertPos = i + 1;
     }
   }
+  std::vector<unsigned> after = others;
+  after.insert(after.begin() + insertPos, moved);
 
   Placement p;
   p.base.kernel = current.kernel;
-  for (size_t i = 0; i < others.size(); ++i) {
-    OpSchedule s = effectiveSchedule(g, current, others[i]);
+  for (size_t i = 0; i < after.size(); ++i) {
+    OpSchedule s = effectiveSchedule(g, current, after[i]);
     s.stage += shift;
-    s.order = 2 * static_cast<int64_t>(i) + 2;
-    p.base.set(g.units[others[i]].name, s);
+    s.order = static_cast<int64_t>(i);
+    p.base.set(g.units[after[i]].name, s);
   }
-  OpSchedule from = effectiveSchedule(g, current, moved);
-  OpSchedule fromSpread = from;
-  fromSpread.stage += shift;
-  fromSpread.order = 2 * static_cast<int64_t>(originalPos) + 1;
-  p.base.set(g.units[moved].name, fromSpread);
-  p.to = from;
+  p.to = *p.base.find(g.units[moved].name);
   p.to.stage = toStage;
   p.to.group = target.group;
-  p.to.order = 2 * static_cast<int64_t>(insertPos) + 1;
   return p;
 }
 

@@ -89,7 +89,7 @@ void stagecraft::app::drawSteadyStatePanel(AppState &app) {
   ImGui::Separator();
 
   if (ImGui::BeginTable("summary", 2, ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, 150);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, 118);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     auto row = [](const char *what) {
       ImGui::TableNextRow();
@@ -116,7 +116,7 @@ void stagecraft::app::drawSteadyStatePanel(AppState &app) {
       ImGui::TextDisabled("none");
     for (const GroupRegisters &gr : r.registers) {
       char what[48];
-      std::snprintf(what, sizeof what, "registers WG %lld", static_cast<long long>(gr.group));
+      std::snprintf(what, sizeof what, "regs WG %lld", static_cast<long long>(gr.group));
       row(what);
       char text[128];
       std::snprintf(text, sizeof text, "%lld / %lld%s%s",

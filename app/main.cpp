@@ -1,7 +1,8 @@
 //===- main.cpp - stagecraft: the desktop app ------------------------------===//
 //
 //   stagecraft [FILE.mlir] [--runner CMD] [--no-runner] [--no-restore]
-//   stagecraft --screenshot OUT.png [--size WxH] [--select UNIT] [FILE.mlir]
+//   stagecraft --screenshot OUT.png [--size WxH] [--schedule S.json]
+//              [--select UNIT] [FILE.mlir]
 //
 // GLFW + OpenGL 3 + Dear ImGui. With no file: the autosaved session, else
 // the bundled attention example. --screenshot renders until the first
@@ -43,6 +44,7 @@ struct Args {
   bool noRestore = false;
   int width = 1720, height = 1040;
   std::string select;
+  std::string schedule;
 };
 
 const char *kUsage =
@@ -53,6 +55,7 @@ const char *kUsage =
     "  --no-restore        do not restore the autosaved session\n"
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
     "  --size WxH          window size (default 1720x1040)\n"
+    "  --schedule S.json   apply a schedule to the opened file\n"
     "  --select UNIT       select an op at start (for screenshots)\n";
 
 bool parseArgs(int argc, char **argv, Args &a) {
@@ -80,6 +83,8 @@ bool parseArgs(int argc, char **argv, Args &a) {
       a.noRestore = true;
     } else if (s == "--select") {
       if (!value(a.select)) return false;
+    } else if (s == "--schedule") {
+      if (!value(a.schedule)) return false;
     } else if (s == "--size") {
       std::string v;
       if (!value(v)) return false;
@@ -228,6 +233,8 @@ int main(int argc, char **argv) {
       app->setStatus(StatusLevel::Warning,
                      "the bundled example was not found: open a file (Ctrl+O)");
   }
+  if (!args.schedule.empty() && opened && !app->loadSchedule(args.schedule))
+    std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
   if (!args.select.empty())
     app->select(args.select);
 
