@@ -6,6 +6,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <ctime>
 #include <unistd.h>
@@ -43,13 +44,13 @@ std::string CompileView::firstError() const {
   return "";
 }
 
+/// The one spelling of a file's path (autosave matches files by it).
 static std::string absolutePath(const std::string &path) {
   if (path.empty())
     return path;
-  llvm::SmallString<256> p(path);
-  llvm::sys::fs::make_absolute(p);
-  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
-  return std::string(p);
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+  return ec ? path : p.string();
 }
 
 AppState::AppState(AppConfig config)
@@ -69,7 +70,8 @@ AppState::AppState(AppConfig config)
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   sessionDir_ = root + "/session-" + stamp + "-" + std::to_string(getpid());
-  if (config_.startRunner && !config_.runnerCommand.empty())
+  // Without a command this only records why runs are not possible.
+  if (config_.startRunner || config_.runnerCommand.empty())
     runner_.start();
   lastAutosave_ = Clock::now();
   setStatus(StatusLevel::Info, "ready");

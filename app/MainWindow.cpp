@@ -56,31 +56,31 @@ std::string dirOf(const std::string &path) {
 }
 
 void shortcuts(AppState &app, MainWindowUi &ui) {
-  ImGuiIO &io = ImGui::GetIO();
-  if (io.WantTextInput)
+  std::vector<KeyPress> keys;
+  keys.swap(ui.keys);
+  if (ImGui::GetIO().WantTextInput)
     return; // typing in a field: Ctrl+Z belongs to the field
-  bool ctrl = io.KeyCtrl;
-  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-  if (ctrl && pressed(GLFW_KEY_Z) && !io.KeyShift)
-    app.undo();
-  if (ctrl && (pressed(GLFW_KEY_Y) || (io.KeyShift && pressed(GLFW_KEY_Z))))
-    app.redo();
-  if (ctrl && pressed(GLFW_KEY_O))
-    ui.dialog.open(FileDialog::Purpose::OpenIr, dirOf(app.irPath()));
-  if (ctrl && pressed(GLFW_KEY_S) && app.hasIr()) {
-    if (app.irPath().empty())
-      ui.dialog.open(FileDialog::Purpose::SaveIrAs, "");
-    else
-      app.saveIr(app.irPath());
+  for (const KeyPress &k : keys) {
+    if (k.ctrl && k.key == GLFW_KEY_Z && !k.shift)
+      app.undo();
+    else if (k.ctrl && (k.key == GLFW_KEY_Y || (k.shift && k.key == GLFW_KEY_Z)))
+      app.redo();
+    else if (k.ctrl && k.key == GLFW_KEY_O)
+      ui.dialog.open(FileDialog::Purpose::OpenIr, dirOf(app.irPath()));
+    else if (k.ctrl && k.key == GLFW_KEY_S && app.hasIr()) {
+      if (app.irPath().empty())
+        ui.dialog.open(FileDialog::Purpose::SaveIrAs, "");
+      else
+        app.saveIr(app.irPath());
+    } else if (k.ctrl && k.key == GLFW_KEY_R)
+      app.runCurrent();
+    else if (k.key == GLFW_KEY_F5)
+      app.recompile();
+    else if (k.key == GLFW_KEY_F1)
+      ui.showShortcuts = !ui.showShortcuts;
+    else if (k.ctrl && k.key == GLFW_KEY_Q)
+      ui.quitRequested = true;
   }
-  if (ctrl && pressed(GLFW_KEY_R))
-    app.runCurrent();
-  if (pressed(GLFW_KEY_F5))
-    app.recompile();
-  if (pressed(GLFW_KEY_F1))
-    ui.showShortcuts = !ui.showShortcuts;
-  if (ctrl && pressed(GLFW_KEY_Q))
-    ui.quitRequested = true;
 }
 
 void menuBar(AppState &app, MainWindowUi &ui) {

@@ -21,9 +21,21 @@
 #include "app/FileDialog.h"
 #include "app/Panels.h"
 
+#include <vector>
+
 namespace stagecraft::app {
 
+/// A key press as the platform layer saw it. Dear ImGui 1.86 polls key
+/// state once a frame, so a press and release within one frame (a quick tap,
+/// or a scripted one) would be missed; main.cpp queues presses from GLFW's
+/// key callback instead, and tests can push them directly.
+struct KeyPress {
+  int key = 0; // GLFW key code
+  bool ctrl = false, shift = false;
+};
+
 struct MainWindowUi {
+  std::vector<KeyPress> keys; // presses since the last frame
   BoardUi board;
   IrUi ir;
   CompileUi compile;

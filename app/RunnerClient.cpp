@@ -171,7 +171,7 @@ void RunnerClient::start() {
   device_.clear();
   if (options_.command.empty()) {
     state_ = RunnerState::Unavailable;
-    reason_ = "no runner command configured";
+    reason_ = "no runner command (set one in the Runs panel, or --runner)";
     return;
   }
   if (!spawn()) {

@@ -143,6 +143,16 @@ std::string defaultRunnerCommand() {
   return "stagecraft-run --serve";
 }
 
+MainWindowUi *gUi = nullptr; // for the key callback
+
+/// Chains to the ImGui backend's callback, and queues presses for the
+/// shortcuts (see KeyPress).
+void keyCallback(GLFWwindow *window, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  if (gUi && (action == GLFW_PRESS || action == GLFW_REPEAT))
+    gUi->keys.push_back({key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0});
+}
+
 void glfwError(int code, const char *what) {
   std::fprintf(stderr, "stagecraft: GLFW error %d: %s\n", code, what);
 }
@@ -211,6 +221,8 @@ int main(int argc, char **argv) {
 
   MainWindowUi ui;
   ui.examplePath = findExample();
+  gUi = &ui;
+  glfwSetKeyCallback(window, keyCallback);
   bool opened = false;
   if (!args.file.empty()) {
     // Restore the autosaved session when it is this file's (its schedule
@@ -287,6 +299,7 @@ int main(int argc, char **argv) {
     glfwSwapBuffers(window);
   }
 
+  gUi = nullptr;
   app.reset(); // autosaves, stops the runner and the compile worker
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -169,4 +169,33 @@ TEST(MainWindow, AllPanelsDrawWithoutAWindow) {
   EXPECT_FALSE(ui.board.cells.empty());
 }
 
+TEST(MainWindow, ShortcutsUndoRedoAndQuit) {
+  HeadlessImGui imgui;
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  Schedule original = app.editor().schedule();
+  ASSERT_TRUE(app.moveUnit("loadK", {-1, 0, ""}).applied);
+  Schedule moved = app.editor().schedule();
+  MainWindowUi ui;
+  auto frameWith = [&](KeyPress k) {
+    ui.keys.push_back(k);
+    ImGui::NewFrame();
+    drawMainWindow(app, ui);
+    ImGui::Render();
+    app.poll();
+  };
+  const int kZ = 'Z', kY = 'Y', kQ = 'Q'; // GLFW key codes of letters are ASCII
+  frameWith({kZ, true, false});
+  EXPECT_EQ(app.editor().schedule(), original);
+  frameWith({kY, true, false});
+  EXPECT_EQ(app.editor().schedule(), moved);
+  frameWith({kZ, true, false});
+  frameWith({kZ, true, true}); // Ctrl+Shift+Z: redo
+  EXPECT_EQ(app.editor().schedule(), moved);
+  EXPECT_TRUE(ui.keys.empty());
+  EXPECT_FALSE(ui.quitRequested);
+  frameWith({kQ, true, false});
+  EXPECT_TRUE(ui.quitRequested);
+}
+
 } // namespace
