@@ -28,6 +28,8 @@ fi
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 ccache --max-size=5G >/dev/null 2>&1 || true
+# Hits across clones: CI builds in a fresh clone at another path.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
 fi

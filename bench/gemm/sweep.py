@@ -20,40 +20,48 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIZES = {"8192": {"M": 8192, "N": 8192, "K": 8192},
-         "8000x8064x4000": {"M": 8000, "N": 8064, "K": 4000}}
+         "8000x8064x4000": {"M": 8000, "N": 8064, "K": 4000},
+         # 2 K iterations: fewer than the stages of most schedules, so the
+         # predicated prologue and epilogue overlap.
+         "1024x2048x128": {"M": 1024, "N": 2048, "K": 128}}
+# 128x256 tiles (gemm.mlir) fit loads up to 3 stages ahead; 128x128 tiles
+# (gemm_128x128.mlir) up to 4 with MMA wait 1.
+ASSETS = ["gemm", "gemm_128x128"]
 
 
-def schedule(ahead, wait, specialized):
+def schedule(kernel, ahead, wait, specialized):
     load_group = 0 if specialized else 1
     # In one stage the loads must come first; across stages the MMA leads the
     # body (MMA(i) loadA(i+d) loadB(i+d)), as Triton orders it.
     mma_order = 2 if ahead == 0 else 0
-    return {"format": "stagecraft-schedule", "version": 1, "kernel": "gemm", "ops": [
+    return {"format": "stagecraft-schedule", "version": 1, "kernel": kernel, "ops": [
         {"name": "MMA", "stage": ahead, "order": mma_order, "group": 1, "wait": wait},
         {"name": "loadA", "stage": 0, "order": 0 if ahead == 0 else 1, "group": load_group},
         {"name": "loadB", "stage": 0, "order": 1 if ahead == 0 else 2, "group": load_group}]}
 
 
-def variants():
-    yield "unpipelined", schedule(0, 0, False)
+def variants(kernel):
+    yield "unpipelined", schedule(kernel, 0, 0, False)
     for specialized in (True, False):
         for ahead in (1, 2, 3, 4):
             for wait in (0, 1):
                 name = f"{'ws' if specialized else 'single'}-ahead{ahead}-wait{wait}"
-                yield name, schedule(ahead, wait, specialized)
+                yield name, schedule(kernel, ahead, wait, specialized)
 
 
 def compile_all(out):
     os.makedirs(out, exist_ok=True)
     compiler = os.path.join(ROOT, "build", "bin", "stagecraft-compile")
     index = []
-    for name, sched in variants():
-        path = os.path.join(out, f"{name}.schedule.json")
+    for asset in ASSETS:
+      for variant, sched in variants(asset):
+        name = f"{asset}/{variant}"
+        path = os.path.join(out, f"{asset}--{variant}.schedule.json")
         with open(path, "w") as f:
             json.dump(sched, f, indent=1)
         for size_name, sizes in SIZES.items():
-            bundle = os.path.join(out, "bundles", f"{name}--{size_name}")
-            cmd = [compiler, os.path.join(ROOT, "assets", "gemm.mlir"), "--schedule", path,
+            bundle = os.path.join(out, "bundles", f"{asset}--{variant}--{size_name}")
+            cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "--schedule", path,
                    "-o", bundle] + [f"--size={k}={v}" for k, v in sizes.items()]
             p = subprocess.run(cmd, capture_output=True, text=True)
             entry = {"variant": name, "size": size_name, "bundle": os.path.relpath(bundle, out)}
