@@ -51,6 +51,8 @@ const char *kUsage =
     "usage: stagecraft [FILE.mlir] [options]\n"
     "  --runner CMD        the runner command (default: stagecraft-run --serve next to\n"
     "                      this program or on PATH; env STAGECRAFT_RUNNER)\n"
+    "                      (env STAGECRAFT_RUNNER_TIMEOUT: seconds before a run counts\n"
+    "                      as hung, default 300)\n"
     "  --no-runner         do not start a runner\n"
     "  --no-restore        do not restore the autosaved session\n"
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
@@ -213,6 +215,8 @@ int main(int argc, char **argv) {
     else
       config.runnerCommand = defaultRunnerCommand();
   }
+  if (const char *t = std::getenv("STAGECRAFT_RUNNER_TIMEOUT"); t && std::atof(t) > 0)
+    config.runnerOptions.requestTimeoutSeconds = std::atof(t);
   // Screenshots are for docs and tests: no autosave, no restore.
   config.autosavePath = screenshotMode ? "" : defaultAutosavePath();
   if (screenshotMode)
