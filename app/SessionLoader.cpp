@@ -35,18 +35,6 @@ struct ParsedIr {
   func::FuncOp kernel;
 };
 
-std::string formatDiagnostic(Diagnostic &diag) {
-  const char *severity = "error";
-  switch (diag.getSeverity()) {
-  case DiagnosticSeverity::Note: severity = "note"; break;
-  case DiagnosticSeverity::Warning: severity = "warning"; break;
-  case DiagnosticSeverity::Remark: severity = "remark"; break;
-  case DiagnosticSeverity::Error: break;
-  }
-  std::string loc = formatLocation(diag.getLocation());
-  return (loc.empty() ? "" : loc + ": ") + severity + ": " + diag.str();
-}
-
 bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
   std::string problem = checkInputText(text, name);
   if (!problem.empty()) {

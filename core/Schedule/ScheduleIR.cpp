@@ -3,6 +3,7 @@
 #include "core/Schedule/Legality.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -24,6 +25,18 @@ std::string stagecraft::formatLocation(Location loc) {
     return WalkResult::advance();
   });
   return out;
+}
+
+std::string stagecraft::formatDiagnostic(Diagnostic &diag) {
+  const char *severity = "error";
+  switch (diag.getSeverity()) {
+  case DiagnosticSeverity::Note: severity = "note"; break;
+  case DiagnosticSeverity::Warning: severity = "warning"; break;
+  case DiagnosticSeverity::Remark: severity = "remark"; break;
+  case DiagnosticSeverity::Error: break;
+  }
+  std::string loc = formatLocation(diag.getLocation());
+  return (loc.empty() ? "" : loc + ": ") + severity + ": " + diag.str();
 }
 
 static bool isTensor(Type t) { return isa<RankedTensorType>(t); }

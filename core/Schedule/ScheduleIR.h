@@ -21,6 +21,10 @@ namespace stagecraft {
 /// "file:line:col" of a location, or "" when it has none.
 std::string formatLocation(mlir::Location loc);
 
+/// "file:line:col: severity: message", the one-line form every front end
+/// shows diagnostics in.
+std::string formatDiagnostic(mlir::Diagnostic &diag);
+
 /// The kernel's pipelined loop: the scf.for whose body directly holds TMA
 /// loads or scheduled ops. Emits an error and fails when there is none or
 /// more than one.

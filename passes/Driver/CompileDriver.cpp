@@ -37,24 +37,13 @@ class DiagnosticCollector {
 public:
   DiagnosticCollector(MLIRContext &ctx, std::vector<std::string> &out)
       : handler(&ctx, [&out](Diagnostic &diag) {
-          out.push_back(format(diag));
+          out.push_back(formatDiagnostic(diag));
           for (Diagnostic &note : diag.getNotes())
-            out.push_back(format(note));
+            out.push_back(formatDiagnostic(note));
           return success();
         }) {}
 
 private:
-  static std::string format(Diagnostic &diag) {
-    const char *severity = "error";
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Note: severity = "note"; break;
-    case DiagnosticSeverity::Warning: severity = "warning"; break;
-    case DiagnosticSeverity::Remark: severity = "remark"; break;
-    case DiagnosticSeverity::Error: break;
-    }
-    std::string loc = formatLocation(diag.getLocation());
-    return (loc.empty() ? "" : loc + ": ") + severity + ": " + diag.str();
-  }
   ScopedDiagnosticHandler handler;
 };
 
