@@ -138,6 +138,10 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         names[i] = llvm::formatv("T{0}", i).str();
       auto shape = shapeOf(i);
       llvm::json::Array shapeJson, strides, box;
+      // Loads use 128-byte-swizzled panels (see DescType::getLoadBoxShape);
+      // the store writes the whole tile from an unswizzled staging buffer.
+      SmallVector<int64_t> boxShape =
+          stored[i] ? SmallVector<int64_t>(desc.getBoxShape()) : desc.getLoadBoxShape();
       int64_t stride = desc.getElementBytes();
       std::vector<int64_t> strideBytes(shape.size());
       for (int d = shape.size() - 1; d >= 0; --d) {
@@ -147,7 +151,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       for (unsigned d = 0; d < shape.size(); ++d) {
         shapeJson.push_back(shape[d]);
         strides.push_back(strideBytes[d]);
-        box.push_back(desc.getBoxShape()[d]);
+        box.push_back(boxShape[d]);
       }
       llvm::json::Object tensor{{"name", names[i]},
                                 {"dtype", dtypeName(desc.getElementType())},
@@ -157,7 +161,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -1.0},
                                             {"high", 1.0}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
-      int64_t innerBytes = desc.getBoxShape().back() * desc.getElementBytes();
+      int64_t innerBytes = boxShape.back() * desc.getElementBytes();
       std::string swizzle = stored[i] ? "none"
                             : innerBytes == 128 ? "128B"
                             : innerBytes == 64  ? "64B"

@@ -110,6 +110,21 @@ void Emitter::tmaLoad(Value dst, Value tensorMap, ValueRange coords, Value bar) 
       NVVM::CTAGroupKindAttr(), Value());
 }
 
+void Emitter::tmaLoadPanels(Value dst, Value tensorMap, ValueRange coords,
+                            Value bar, int64_t panels, int64_t panelCols,
+                            int64_t panelBytes) {
+  for (int64_t p = 0; p < panels; ++p) {
+    SmallVector<Value> c(coords);
+    if (p)
+      c[0] = add(c[0], c32(p * panelCols));
+    Value d = p ? LLVM::GEPOp::create(b, loc, ptr(3), b.getI8Type(), dst,
+                                      ArrayRef<LLVM::GEPArg>{c32(p * panelBytes)})
+                      .getResult()
+                : dst;
+    tmaLoad(d, tensorMap, c, bar);
+  }
+}
+
 void Emitter::tmaStore(Value tensorMap, Value src, ValueRange coords) {
   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
       b, loc, tensorMap, src, coords, Value(), NVVM::TMAStoreMode::TILE,
@@ -143,6 +158,16 @@ Value Emitter::wgmmaDescriptor(Value addr) {
   a = arith::AndIOp::create(b, loc, a, c64(0x3FFFF));
   a = arith::ShRUIOp::create(b, loc, a, c64(4));
   uint64_t fixed = (1ull << 16) | (64ull << 32) | (1ull << 62);
+  return arith::OrIOp::create(b, loc, a, c64(static_cast<int64_t>(fixed)));
+}
+
+Value Emitter::wgmmaDescriptor(Value addr, int64_t leadingBytes,
+                               int64_t strideBytes) {
+  Value a = arith::ExtUIOp::create(b, loc, i64(), addr);
+  a = arith::AndIOp::create(b, loc, a, c64(0x3FFFF));
+  a = arith::ShRUIOp::create(b, loc, a, c64(4));
+  uint64_t fixed = (uint64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
+                   (uint64_t((strideBytes >> 4) & 0x3FFF) << 32) | (1ull << 62);
   return arith::OrIOp::create(b, loc, a, c64(static_cast<int64_t>(fixed)));
 }
 
@@ -197,4 +222,112 @@ Value Emitter::wgmma(int n, Value descA, Value descB, Value acc, bool transB) {
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
   return op.getResult(0);
+}
+
+
+static Value inlineAsm(OpBuilder &b, Location loc, Type result,
+                       ValueRange operands, StringRef text, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, b.getStringAttr(text),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return op.getResult(0);
+}
+
+SmallVector<Value> Emitter::wgmmaRegs(int n, ValueRange aRegs, Value descA,
+                                      Value descB, ValueRange acc, Value scaleD,
+                                      bool transB) {
+  // Operand numbering: $0..$(regs-1) the accumulators (outputs), then the A
+  // registers (or descriptor), the B descriptor, scale-d, and last the
+  // accumulator inputs tied to the outputs.
+  int regs = n / 2;
+  int next = regs;
+  std::string text = llvm::formatv("{{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
+                                   "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.bf16.bf16 {{",
+                                   regs + (aRegs.empty() ? 1 : 4) + 1, n)
+                         .str();
+  for (int i = 0; i < regs; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, ";
+  std::string constraints;
+  for (int i = 0; i < regs; ++i)
+    constraints += "=f,";
+  SmallVector<Value> operands;
+  if (aRegs.empty()) {
+    text += "$" + std::to_string(next++);
+    constraints += "l,";
+    operands.push_back(descA);
+  } else {
+    text += "{";
+    for (int i = 0; i < 4; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(next++);
+      constraints += "r,";
+      operands.push_back(aRegs[i]);
+    }
+    text += "}";
+  }
+  text += ", $" + std::to_string(next++);
+  constraints += "l,r";
+  operands.push_back(descB);
+  operands.push_back(scaleD);
+  // Immediate operands: scale-a, scale-b, then trans-a (descriptor A only;
+  // a register A is K-major by construction) and trans-b.
+  text += aRegs.empty() ? llvm::formatv(", p, 1, 1, 0, {0}; }", transB ? 1 : 0).str()
+                        : llvm::formatv(", p, 1, 1, {0}; }", transB ? 1 : 0).str();
+  for (int i = 0; i < regs; ++i) {
+    constraints += "," + std::to_string(i);
+    operands.push_back(acc[i]);
+  }
+  Value out = inlineAsm(b, loc, accType(n), operands, text, constraints);
+  SmallVector<Value> result;
+  for (int i = 0; i < regs; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(b, loc, out, i));
+  return result;
+}
+
+SmallVector<Value> Emitter::wgmmaWaitTie(int pending, ValueRange values) {
+  if (values.empty()) {
+    wgmmaWait(pending);
+    return {};
+  }
+  std::string text = llvm::formatv("wgmma.wait_group.sync.aligned {0};", pending).str();
+  std::string constraints;
+  SmallVector<Type> types;
+  for (unsigned i = 0; i < values.size(); ++i) {
+    Type t = values[i].getType();
+    types.push_back(t);
+    constraints += std::string(i ? "," : "") + (t.isF32() ? "=f" : "=r");
+  }
+  for (unsigned i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  Value out = inlineAsm(b, loc, result, values, text, constraints);
+  SmallVector<Value> tied;
+  for (unsigned i = 0; i < values.size(); ++i)
+    tied.push_back(LLVM::ExtractValueOp::create(b, loc, out, i));
+  return tied;
+}
+
+Value Emitter::shflXor(Value v, int offset) {
+  return NVVM::ShflOp::create(b, loc, v.getType(), c32(-1), v, c32(offset),
+                              c32(0x1f), NVVM::ShflKind::bfly, UnitAttr());
+}
+
+Value Emitter::ex2(Value v) {
+  return LLVM::CallIntrinsicOp::create(b, loc, f32(),
+                                       b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+                                       ValueRange{v})
+      .getResult(0);
+}
+
+Value Emitter::packBF16(Value lo, Value hi) {
+  auto vec2f = VectorType::get({2}, f32());
+  auto vec2bf = VectorType::get({2}, b.getBF16Type());
+  Value pair = LLVM::UndefOp::create(b, loc, vec2f);
+  pair = LLVM::InsertElementOp::create(b, loc, pair, lo, c32(0));
+  pair = LLVM::InsertElementOp::create(b, loc, pair, hi, c32(1));
+  Value bf = LLVM::FPTruncOp::create(b, loc, vec2bf, pair);
+  return LLVM::BitcastOp::create(b, loc, i32(), bf);
 }

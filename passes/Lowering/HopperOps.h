@@ -73,6 +73,12 @@ public:
   // TMA (coordinates innermost first, i32).
   void tmaLoad(mlir::Value dst, mlir::Value tensorMap,
                mlir::ValueRange coords, mlir::Value bar);
+  /// A tile loaded as `panels` boxes side by side along the innermost
+  /// dimension (each `panelCols` wide), the p-th landing `panelBytes` * p
+  /// after `dst`; all complete on `bar`.
+  void tmaLoadPanels(mlir::Value dst, mlir::Value tensorMap,
+                     mlir::ValueRange coords, mlir::Value bar, int64_t panels,
+                     int64_t panelCols, int64_t panelBytes);
   void tmaStore(mlir::Value tensorMap, mlir::Value src,
                 mlir::ValueRange coords);
   void tmaStoreCommitAndWait();
@@ -84,6 +90,11 @@ public:
   /// swizzled buffer at 32-bit shared address `addr` (8-row groups 1024
   /// bytes apart).
   mlir::Value wgmmaDescriptor(mlir::Value addr);
+  /// The same with explicit byte offsets: for an MN-major operand the
+  /// leading offset is the distance between 64-element panels along N and
+  /// the stride offset the distance between 8-row groups along K.
+  mlir::Value wgmmaDescriptor(mlir::Value addr, int64_t leadingBytes,
+                              int64_t strideBytes);
   void wgmmaFence();
   void wgmmaCommit();
   void wgmmaWait(int pending);
@@ -91,6 +102,24 @@ public:
   /// accumulator registers of this thread, as an LLVM struct.
   mlir::Value wgmma(int n, mlir::Value descA, mlir::Value descB,
                     mlir::Value acc, bool transB);
+
+  /// One m64nNk16 bf16 wgmma on flat registers: `acc` holds the N/2 f32
+  /// accumulators of this thread; A comes from shared memory (`descA`) or,
+  /// when `aRegs` is non-empty, from 4 registers of bf16 pairs in the
+  /// accumulator layout. `scaleD` (i32) 0 ignores the incoming accumulator.
+  llvm::SmallVector<mlir::Value> wgmmaRegs(int n, mlir::ValueRange aRegs,
+                                           mlir::Value descA, mlir::Value descB,
+                                           mlir::ValueRange acc,
+                                           mlir::Value scaleD, bool transB);
+  /// wgmma.wait_group `pending`, passing `values` through the same asm so
+  /// that no use of a wgmma result can be scheduled above the wait.
+  llvm::SmallVector<mlir::Value> wgmmaWaitTie(int pending, mlir::ValueRange values);
+
+  // Warp shuffles and fast math.
+  mlir::Value shflXor(mlir::Value v, int offset);
+  mlir::Value ex2(mlir::Value v);
+  /// Two f32 rounded to a bf16 pair in one i32 (low half first).
+  mlir::Value packBF16(mlir::Value lo, mlir::Value hi);
 
   /// An LLVM struct of `n` f32.
   mlir::Type accType(int n);

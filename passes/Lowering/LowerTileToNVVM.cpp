@@ -11,12 +11,16 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/Lowering/HopperOps.h"
+#include "passes/Lowering/KernelFrame.h"
+#include "passes/Lowering/LowerAttention.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 
 #include "mlir/IR/IRMapping.h"
+
+#include <optional>
 
 namespace stagecraft {
 #define GEN_PASS_DEF_TILELOWERTONVVM
@@ -57,7 +61,9 @@ private:
   void emitProduce(Emitter &e, const Ring &ring, Value src);
   Value emitDot(Emitter &e, Value src, Value acc, Value ctid, Value cwg);
   void emitEpilogue(Emitter &e, Value acc, Value ctid, Value cwg);
-  Value lowerIndex(Emitter &e, Value v, IRMapping &map);
+  Value lowerIndex(Emitter &e, Value v, IRMapping &map) {
+    return frame->lowerIndex(e, v, map);
+  }
   Value srcIndexValue(Emitter &e, Value src);
   const Ring *ringOf(Value v) const;
 
@@ -76,6 +82,7 @@ private:
   int64_t consumerRegs = 0, producerRegs = 0;
 
   // Emission state.
+  std::optional<KernelFrame> frame;
   LLVM::LLVMFuncOp fn;
   IRMapping base; // kernel arguments and pre-loop scalars
   Value nIter, lb, step;
@@ -237,30 +244,6 @@ LogicalResult KernelLowering::analyze() {
   int64_t staging = store.getDesc().getType().getBoxBytes();
   smemBytes = std::max(offset, stagingOffset + staging);
   return success();
-}
-
-Value KernelLowering::lowerIndex(Emitter &e, Value v, IRMapping &map) {
-  if (Value m = map.lookupOrNull(v))
-    return m;
-  Operation *def = v.getDefiningOp();
-  assert(def && "unmapped block argument");
-  Value result;
-  if (auto c = dyn_cast<arith::ConstantIndexOp>(def)) {
-    result = e.c32(c.value());
-  } else if (auto pid = dyn_cast<ProgramIdOp>(def)) {
-    result = e.blockIdx(pid.getDim());
-  } else if (auto np = dyn_cast<NumProgramsOp>(def)) {
-    result = e.gridDim(np.getDim());
-  } else {
-    SmallVector<Value> operands;
-    for (Value o : def->getOperands())
-      operands.push_back(lowerIndex(e, o, map));
-    OperationState state(def->getLoc(), def->getName(), operands,
-                         TypeRange{e.i32()}, def->getAttrs());
-    result = e.b.create(state)->getResult(0);
-  }
-  map.map(v, result);
-  return result;
 }
 
 /// The loop's induction value at source iteration `src`: lb + src * step.
@@ -436,44 +419,12 @@ void KernelLowering::emitEpilogue(Emitter &e, Value acc, Value ctid, Value cwg) 
 }
 
 void KernelLowering::emit() {
-  MLIRContext *ctx = kernel.getContext();
-  ModuleOp module = kernel->getParentOfType<ModuleOp>();
-  OpBuilder b(ctx);
-  b.setInsertionPoint(kernel);
+  OpBuilder b(kernel.getContext());
   Location loc = kernel.getLoc();
   Emitter e(b, loc);
-
-  if (!module.lookupSymbol("stagecraft_dynamic_smem"))
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External,
-                           "stagecraft_dynamic_smem", Attribute(),
-                           /*alignment=*/1024, /*addrSpace=*/3);
-
-  // Parameters: descriptors by value (byval [128 x i8], align 64, grid
-  // constant), sizes as i32.
-  SmallVector<Type> argTypes;
-  for (Type t : kernel.getArgumentTypes())
-    argTypes.push_back(isa<DescType>(t) ? e.ptr() : e.i32());
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
-  fn = LLVM::LLVMFuncOp::create(b, loc, kernel.getSymName(), fnType);
-  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
-              b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
-  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
-  fn->setAttr("stagecraft.dynamic_smem", b.getI64IntegerAttr(smemBytes));
-  fn->setAttr("stagecraft.block", b.getI64IntegerAttr(threads));
-  for (unsigned i = 0; i < argTypes.size(); ++i)
-    if (isa<DescType>(kernel.getArgumentTypes()[i])) {
-      fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
-                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
-      fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
-      fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());
-    }
-
-  Block *entry = fn.addEntryBlock(b);
-  b.setInsertionPointToStart(entry);
-  for (unsigned i = 0; i < argTypes.size(); ++i)
-    base.map(kernel.getArgument(i), entry->getArgument(i));
+  frame.emplace(b, kernel, threads, smemBytes);
+  fn = frame->fn;
+  base = frame->base;
 
   // Trip count of the pipelined loop.
   lb = lowerIndex(e, loop.getLowerBound(), base);
@@ -525,6 +476,11 @@ struct TileLowerToNVVMPass
       return signalPassFailure();
     }
     for (func::FuncOp kernel : kernels) {
+      if (isAttentionKernel(kernel)) {
+        if (failed(lowerAttentionKernel(kernel)))
+          return signalPassFailure();
+        continue;
+      }
       KernelLowering lowering(kernel);
       if (failed(lowering.run()))
         return signalPassFailure();

@@ -98,6 +98,12 @@ int64_t DescType::getBoxBytes() const {
   return n;
 }
 
+SmallVector<int64_t> DescType::getLoadBoxShape() const {
+  SmallVector<int64_t> box(getBoxShape());
+  box.back() = std::min<int64_t>(box.back(), 128 / getElementBytes());
+  return box;
+}
+
 //===----------------------------------------------------------------------===//
 // ScheduleAttr
 //===----------------------------------------------------------------------===//

@@ -24,6 +24,10 @@ def Tile_DescType : TypeDef<Tile_Dialect, "Desc"> {
     ::llvm::ArrayRef<int64_t> getTileShape() const;
     int64_t getElementBytes() const;
     int64_t getBoxBytes() const;
+    /// The box of one TMA load: the innermost dimension capped at 128 bytes,
+    /// the span of the 128-byte swizzle that wgmma reads conflict-free. A
+    /// wider tile is loaded as several such panels, one after the other.
+    ::llvm::SmallVector<int64_t> getLoadBoxShape() const;
   }];
 }
 

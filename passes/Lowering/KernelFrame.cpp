@@ -1,0 +1,72 @@
+//===- KernelFrame.cpp - what every lowered tile kernel shares ------------===//
+#include "passes/Lowering/KernelFrame.h"
+
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::tile;
+using hopper::Emitter;
+
+static constexpr const char *kSmemSymbol = "stagecraft_dynamic_smem";
+
+KernelFrame::KernelFrame(OpBuilder &b, func::FuncOp kernel, int64_t threads,
+                         int64_t smemBytes) {
+  MLIRContext *ctx = kernel.getContext();
+  ModuleOp module = kernel->getParentOfType<ModuleOp>();
+  b.setInsertionPoint(kernel);
+  Location loc = kernel.getLoc();
+  Emitter e(b, loc);
+  if (!module.lookupSymbol(kSmemSymbol))
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSmemSymbol, Attribute(),
+                           /*alignment=*/1024, /*addrSpace=*/3);
+
+  SmallVector<Type> argTypes;
+  for (Type t : kernel.getArgumentTypes())
+    argTypes.push_back(isa<DescType>(t) ? e.ptr() : e.i32());
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
+  fn = LLVM::LLVMFuncOp::create(b, loc, kernel.getSymName(), fnType);
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+              b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  fn->setAttr("stagecraft.dynamic_smem", b.getI64IntegerAttr(smemBytes));
+  fn->setAttr("stagecraft.block", b.getI64IntegerAttr(threads));
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    if (isa<DescType>(kernel.getArgumentTypes()[i])) {
+      fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+      fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
+      fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());
+    }
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    base.map(kernel.getArgument(i), entry->getArgument(i));
+}
+
+Value KernelFrame::lowerIndex(Emitter &e, Value v, IRMapping &map) {
+  if (Value m = map.lookupOrNull(v))
+    return m;
+  Operation *def = v.getDefiningOp();
+  assert(def && "unmapped block argument");
+  Value result;
+  if (auto c = dyn_cast<arith::ConstantIndexOp>(def)) {
+    result = e.c32(c.value());
+  } else if (auto pid = dyn_cast<ProgramIdOp>(def)) {
+    result = e.blockIdx(pid.getDim());
+  } else if (auto np = dyn_cast<NumProgramsOp>(def)) {
+    result = e.gridDim(np.getDim());
+  } else {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(lowerIndex(e, o, map));
+    OperationState state(def->getLoc(), def->getName(), operands,
+                         TypeRange{e.i32()}, def->getAttrs());
+    result = e.b.create(state)->getResult(0);
+  }
+  map.map(v, result);
+  return result;
+}

@@ -1,0 +1,39 @@
+//===- KernelFrame.h - what every lowered tile kernel shares ----*- C++ -*-===//
+//
+// The llvm.func of a lowered kernel: tensor descriptors as by-value
+// grid-constant tensor maps (`byval [128 x i8]`, align 64), sizes as i32, the
+// dynamic shared-memory symbol, launch bounds; and the kernel's index math
+// (program ids, sizes, the loop's induction value) rebuilt on i32.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_KERNELFRAME_H
+#define STAGECRAFT_PASSES_LOWERING_KERNELFRAME_H
+
+#include "passes/Lowering/HopperOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace stagecraft {
+
+class KernelFrame {
+public:
+  /// Creates the llvm.func next to `kernel` and leaves the builder at the
+  /// start of its entry block.
+  KernelFrame(mlir::OpBuilder &b, mlir::func::FuncOp kernel, int64_t threads,
+              int64_t smemBytes);
+
+  mlir::LLVM::LLVMFuncOp fn;
+  /// Kernel arguments (and, as they are lowered, pre-loop scalars).
+  mlir::IRMapping base;
+
+  /// The lowered argument for a kernel block argument.
+  mlir::Value arg(mlir::Value kernelArg) { return base.lookup(kernelArg); }
+  /// Index-typed scalar `v` rebuilt on i32 (constants, program ids, sizes
+  /// and arith on them), memoized in `map`.
+  mlir::Value lowerIndex(hopper::Emitter &e, mlir::Value v, mlir::IRMapping &map);
+};
+
+} // namespace stagecraft
+
+#endif // STAGECRAFT_PASSES_LOWERING_KERNELFRAME_H
