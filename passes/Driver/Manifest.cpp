@@ -130,6 +130,13 @@ stagecraft::deriveManifest(func::FuncOp kernel,
            << dots.size() << " dots";
   }
 
+  // The attention reference reads [batch, heads, seq, dim] tensors; the
+  // kernel's descriptors may view the same memory as [batch*heads, seq, dim].
+  std::vector<int64_t> attentionShape;
+  if (auto kind = reference.getString("kind"); kind && *kind == "attention")
+    attentionShape = {*reference.getInteger("batch"), *reference.getInteger("heads"),
+                      *reference.getInteger("seq_q"), *reference.getInteger("head_dim")};
+
   llvm::json::Array tensors, params;
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     Type t = kernel.getArgumentTypes()[i];
@@ -153,9 +160,18 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         strides.push_back(strideBytes[d]);
         box.push_back(boxShape[d]);
       }
+      llvm::json::Array tensorShape(shapeJson);
+      int64_t elems = 1, attentionElems = 1;
+      for (int64_t d : shape)
+        elems *= d;
+      for (int64_t d : attentionShape)
+        attentionElems *= d;
+      if (!attentionShape.empty() && attentionElems == elems &&
+          llvm::is_contained({"Q", "K", "V", "O"}, names[i]))
+        tensorShape = llvm::json::Array(attentionShape);
       llvm::json::Object tensor{{"name", names[i]},
                                 {"dtype", dtypeName(desc.getElementType())},
-                                {"shape", llvm::json::Array(shapeJson)},
+                                {"shape", std::move(tensorShape)},
                                 {"role", stored[i] ? "output" : "input"}};
       if (!stored[i])
         tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -1.0},
