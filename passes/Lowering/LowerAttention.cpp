@@ -177,6 +177,11 @@ private:
   void emitConsumer(Emitter &e, Value ctid);
   void emitProduce(Emitter &e, const Ring &ring, Value src);
   void emitUnit(Emitter &e, BodyUnit &u, Value kit);
+  /// One kernel iteration of the consumer group: every unit, then the
+  /// closing wait; `carriedIn` are the carried copies, newest first.
+  void emitKernelIteration(Emitter &e, Value kit, ValueRange carriedIn);
+  /// The carried copies after the iteration just emitted.
+  SmallVector<Value> carriedYields();
   void emitRelease(Emitter &e, const BodyUnit &dotUnit, int64_t rel, Value kit);
   SmallVector<Value> emitDot(Emitter &e, BodyUnit &u, Value src);
   void evalOp(Emitter &e, Operation *op, Value src);
@@ -628,9 +633,10 @@ LogicalResult AttentionLowering::planCarries() {
     if (!def || bodyIndexOf(def) < 0 || body[bodyIndexOf(def)].isLoad)
       return loop.emitError("tile-lower-to-nvvm: every loop-carried value "
                             "must be made by the consumer warp group's math");
-    // Its last source iteration is made (cMax - its stage) kernel
-    // iterations before the kernel loop ends.
-    need(y, cMax - cMin - body[bodyIndexOf(def)].off + 1);
+    // Its last source iteration is made (span - its stage offset) kernel
+    // iterations before the last one, which is peeled: carry it that far.
+    if (int64_t back = cMax - cMin - body[bodyIndexOf(def)].off; back > 0)
+      need(y, back);
   }
   for (Value init : loop.getInitArgs())
     if (!init.getDefiningOp<arith::ConstantOp>())
@@ -694,6 +700,14 @@ LogicalResult AttentionLowering::planWaits() {
         if (!llvm::is_contained(u.tied, use.get()))
           u.tied.push_back(use.get());
       }
+    // A unit that writes a dot's accumulator input runs with no wgmma in
+    // flight: ptxas serializes every wgmma when other instructions define
+    // accumulator registers while a wgmma group is outstanding.
+    if (!u.dot)
+      for (Operation *op : u.ops)
+        for (OpOperand &use : op->getResult(0).getUses())
+          if (auto d = dyn_cast<DotOp>(use.getOwner()); d && use.getOperandNumber() == 2)
+            need = 0;
     if (need != INT64_MAX)
       u.wait = need;
     if (u.dot)
@@ -1101,7 +1115,7 @@ void AttentionLowering::emitUnit(Emitter &e, BodyUnit &u, Value kit) {
   // the loop's init, the loop's results come from the iteration that made
   // them), so: a dot passes its accumulator input through, which keeps its
   // registers one set through the branch (a wgmma may still be writing
-  // them); other units give constants.
+  // them); other units give undef (no moves, no extra live registers).
   SmallVector<Value> exports;
   SmallVector<Value> prev;
   for (Operation *op : u.ops) {
@@ -1125,8 +1139,8 @@ void AttentionLowering::emitUnit(Emitter &e, BodyUnit &u, Value kit) {
         prev.append(acc.regs.begin(), acc.regs.end());
       continue;
     }
-    Frag p = zeroFrag(e, l);
-    prev.append(p.regs.begin(), p.regs.end());
+    Type t = l.kind == Kind::Packed ? e.i32() : e.f32();
+    prev.append(l.regs(), LLVM::UndefOp::create(e.b, e.loc, t).getResult());
   }
   ValueRange results = e.ifYield(inRange, prev, [&]() -> SmallVector<Value> {
     local.clear();
@@ -1158,6 +1172,47 @@ void AttentionLowering::emitUnit(Emitter &e, BodyUnit &u, Value kit) {
     e.wgmmaCommit(); // also when predicated off: group counts stay static
 }
 
+void AttentionLowering::emitKernelIteration(Emitter &e, Value kit,
+                                            ValueRange carriedIn) {
+  unsigned k = 0;
+  hist.clear();
+  cur.clear();
+  for (auto &[v, copies] : carried) {
+    Layout l = layouts.lookup(v);
+    for (int64_t c = 0; c < copies; ++c) {
+      Frag f{l, {}};
+      for (int64_t i = 0; i < l.regs(); ++i)
+        f.regs.push_back(carriedIn[k++]);
+      hist[v].push_back(f);
+    }
+  }
+  for (BodyUnit &u : body)
+    emitUnit(e, u, kit);
+  if (endWait >= 0) {
+    SmallVector<Value> regs;
+    for (Value v : endTied)
+      regs.append(cur[v].regs.begin(), cur[v].regs.end());
+    SmallVector<Value> tied = e.wgmmaWaitTie(endWait, regs);
+    unsigned t = 0;
+    for (Value v : endTied)
+      for (Value &r : cur[v].regs)
+        r = tied[t++];
+    for (auto [d, rel] : endReleases)
+      emitRelease(e, body[d], rel, kit);
+  }
+}
+
+SmallVector<Value> AttentionLowering::carriedYields() {
+  SmallVector<Value> yields;
+  for (auto &[v, copies] : carried) {
+    Frag newest = cur.count(v) ? cur[v] : hist[v][0];
+    yields.append(newest.regs.begin(), newest.regs.end());
+    for (int64_t c = 0; c + 1 < copies; ++c)
+      yields.append(hist[v][c].regs.begin(), hist[v][c].regs.end());
+  }
+  return yields;
+}
+
 void AttentionLowering::emitConsumer(Emitter &e, Value ctid) {
   lane = e.remu(ctid, e.c32(32));
   Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
@@ -1181,7 +1236,10 @@ void AttentionLowering::emitConsumer(Emitter &e, Value ctid) {
   }
   local.clear();
 
-  // The kernel loop: iter_args are the carried copies, oldest last.
+  // The kernel loop runs kernel iterations 0 .. K-2 (K = trip count + the
+  // group's stage span); the last one is peeled after it, so that values
+  // made in it are read directly instead of being carried around the loop.
+  // Its iter_args are the carried copies, newest first.
   SmallVector<Value> inits;
   for (auto &[v, copies] : carried) {
     Layout l = layouts.lookup(v);
@@ -1191,68 +1249,45 @@ void AttentionLowering::emitConsumer(Emitter &e, Value ctid) {
     for (int64_t c = 0; c < copies; ++c)
       inits.append(init.regs.begin(), init.regs.end());
   }
-  Value end = e.add(nIter, e.c32(cMax - cMin));
-  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1), inits);
+  Value total = e.add(nIter, e.c32(cMax - cMin));
+  Value last = e.sub(total, e.c32(1));
+  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), last, e.c32(1), inits);
   {
     OpBuilder::InsertionGuard guard(e.b);
     if (!kloop.getBody()->empty())
       kloop.getBody()->getTerminator()->erase();
     e.b.setInsertionPointToStart(kloop.getBody());
-    Value kit = kloop.getInductionVar();
-    unsigned k = 0;
-    hist.clear();
-    cur.clear();
-    for (auto &[v, copies] : carried) {
-      Layout l = layouts.lookup(v);
-      for (int64_t c = 0; c < copies; ++c) {
-        Frag f{l, {}};
-        for (int64_t i = 0; i < l.regs(); ++i)
-          f.regs.push_back(kloop.getRegionIterArgs()[k++]);
-        hist[v].push_back(f);
-      }
-    }
-    for (BodyUnit &u : body)
-      emitUnit(e, u, kit);
-    if (endWait >= 0) {
-      SmallVector<Value> regs;
-      for (Value v : endTied)
-        regs.append(cur[v].regs.begin(), cur[v].regs.end());
-      SmallVector<Value> tied = e.wgmmaWaitTie(endWait, regs);
-      unsigned t = 0;
-      for (Value v : endTied)
-        for (Value &r : cur[v].regs)
-          r = tied[t++];
-      for (auto [d, rel] : endReleases)
-        emitRelease(e, body[d], rel, kit);
-    }
-    SmallVector<Value> yields;
-    for (auto &[v, copies] : carried) {
-      Frag newest = cur.count(v) ? cur[v] : hist[v][0];
-      yields.append(newest.regs.begin(), newest.regs.end());
-      for (int64_t c = 0; c + 1 < copies; ++c)
-        yields.append(hist[v][c].regs.begin(), hist[v][c].regs.end());
-    }
-    scf::YieldOp::create(e.b, e.loc, yields);
+    emitKernelIteration(e, kloop.getInductionVar(), kloop.getRegionIterArgs());
+    scf::YieldOp::create(e.b, e.loc, carriedYields());
   }
 
-  // The loop's results: the newest copy of each yielded value, with every
-  // wgmma retired.
-  SmallVector<Value> finals;
+  // The last kernel iteration (none when the loop has no iterations at
+  // all: then the results are the loop's inits).
+  SmallVector<Value> initFinals;
   SmallVector<std::pair<Value, Layout>> order;
-  unsigned k = 0;
-  for (auto &[v, copies] : carried) {
-    Layout l = layouts.lookup(v);
-    int yi = yieldedIndex(v);
-    if (yi >= 0) {
-      int64_t slot = cMax - cMin - body[bodyIndexOf(v.getDefiningOp())].off;
-      auto first = kloop.getResults().begin() + k + slot * l.regs();
-      finals.append(first, first + l.regs());
-      order.push_back({loop.getResult(yi), l});
-    }
-    k += copies * l.regs();
+  for (auto [i, r] : llvm::enumerate(loop.getResults())) {
+    Layout l = canonical(r.getType());
+    Frag f = materialize(e, outside.lookup(loop.getInitArgs()[i]), l);
+    initFinals.append(f.regs.begin(), f.regs.end());
+    order.push_back({r, l});
   }
-  SmallVector<Value> tied = e.wgmmaWaitTie(0, finals);
-  k = 0;
+  ValueRange finals = e.ifYield(
+      e.cmp(CmpIPredicate::sgt, total, e.c32(0)), initFinals,
+      [&]() -> SmallVector<Value> {
+        emitKernelIteration(e, last, kloop.getResults());
+        // Source iteration nIter-1 of a unit in stage offset o ran
+        // (span - o) kernel iterations before this last one.
+        SmallVector<Value> flat;
+        for (Value y : loop.getBody()->getTerminator()->getOperands()) {
+          int64_t back = cMax - cMin - body[bodyIndexOf(y.getDefiningOp())].off;
+          Frag f = back == 0 ? cur[y] : hist[y][back - 1];
+          flat.append(f.regs.begin(), f.regs.end());
+        }
+        return flat;
+      });
+  // Every wgmma retired before the results are read.
+  SmallVector<Value> tied = e.wgmmaWaitTie(0, SmallVector<Value>(finals));
+  unsigned k = 0;
   for (auto [r, l] : order) {
     Frag f{l, {}};
     for (int64_t i = 0; i < l.regs(); ++i)
