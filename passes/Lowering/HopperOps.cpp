@@ -331,3 +331,7 @@ Value Emitter::packBF16(Value lo, Value hi) {
   Value bf = LLVM::FPTruncOp::create(b, loc, vec2bf, pair);
   return LLVM::BitcastOp::create(b, loc, i32(), bf);
 }
+
+Value Emitter::pinned(Value v) {
+  return inlineAsm(b, loc, i64(), v, "mov.b64 $0, $1;", "=l,l");
+}

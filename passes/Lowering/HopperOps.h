@@ -115,6 +115,10 @@ public:
   /// that no use of a wgmma result can be scheduled above the wait.
   llvm::SmallVector<mlir::Value> wgmmaWaitTie(int pending, mlir::ValueRange values);
 
+  /// `v` (i64) through an asm with side effects: computed here, never
+  /// hoisted out of the loop it is in.
+  mlir::Value pinned(mlir::Value v);
+
   // Warp shuffles and fast math.
   mlir::Value shflXor(mlir::Value v, int offset);
   mlir::Value ex2(mlir::Value v);

@@ -1033,21 +1033,31 @@ SmallVector<Value> AttentionLowering::emitDot(Emitter &e, BodyUnit &u, Value src
   }
   Frag aRegs = tileA ? Frag{} : lookup(d.getA(), &u);
   const SmemTile &tb = rb->tile;
+  // One descriptor per operand, pinned here (opaque to LLVM's loop
+  // invariant motion: hoisted, the 2 x K/16 descriptors of a loop-invariant
+  // operand such as Q would stay live in registers through the whole
+  // loop); each k step adds its byte offset / 16 to the start address.
+  Value descB0 = e.pinned(d.getTransposeB()
+                              ? e.wgmmaDescriptor(baseB)
+                              : e.wgmmaDescriptor(baseB, /*leadingBytes=*/tb.panelBytes,
+                                                  /*strideBytes=*/1024));
+  Value descA0;
+  if (tileA)
+    descA0 = e.pinned(e.wgmmaDescriptor(e.add(baseA, e.mul(cwg, e.c32(64 * 128)))));
+  auto step = [&](Value desc, int64_t bytes) {
+    return bytes ? arith::AddIOp::create(e.b, e.loc, desc, e.c64(bytes >> 4)).getResult() : desc;
+  };
   e.wgmmaFence();
   for (int64_t kk = 0; kk < d.getK() / 16; ++kk) {
-    Value descB;
-    if (d.getTransposeB()) // K-major: k runs along the 128-byte rows
-      descB = e.wgmmaDescriptor(
-          e.add(baseB, e.c32((kk / 4) * tb.panelBytes + (kk % 4) * 32)));
-    else // MN-major: k runs down the rows, N across panels
-      descB = e.wgmmaDescriptor(e.add(baseB, e.c32(kk * 16 * 128)),
-                                /*leadingBytes=*/tb.panelBytes, /*strideBytes=*/1024);
+    // K-major: k runs along the 128-byte rows, then to the next panel;
+    // MN-major: k runs down the rows (N spans panels, the leading offset).
+    Value descB = step(descB0, d.getTransposeB()
+                                   ? (kk / 4) * tb.panelBytes + (kk % 4) * 32
+                                   : kk * 16 * 128);
     Value scaleD = e.c32(zeroAcc && kk == 0 ? 0 : 1);
     if (tileA) {
-      Value addrA = e.add(baseA, e.add(e.mul(cwg, e.c32(64 * 128)),
-                                       e.c32((kk / 4) * tileA->panelBytes + (kk % 4) * 32)));
-      acc = e.wgmmaRegs(d.getN(), {}, e.wgmmaDescriptor(addrA), descB, acc, scaleD,
-                        !d.getTransposeB());
+      Value descA = step(descA0, (kk / 4) * tileA->panelBytes + (kk % 4) * 32);
+      acc = e.wgmmaRegs(d.getN(), {}, descA, descB, acc, scaleD, !d.getTransposeB());
     } else {
       SmallVector<Value> a(aRegs.regs.begin() + 4 * kk, aRegs.regs.begin() + 4 * kk + 4);
       acc = e.wgmmaRegs(d.getN(), a, Value(), descB, acc, scaleD, !d.getTransposeB());
