@@ -2,6 +2,7 @@
 #include "passes/Lowering/KernelFrame.h"
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
+#include "core/Schedule/ScheduleIR.h"
 
 using namespace mlir;
 using namespace stagecraft;
@@ -69,4 +70,27 @@ Value KernelFrame::lowerIndex(Emitter &e, Value v, IRMapping &map) {
   }
   map.map(v, result);
   return result;
+}
+
+FailureOr<ScheduledLoop> stagecraft::prepareScheduledLoop(func::FuncOp kernel) {
+  FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel);
+  if (failed(loop))
+    return failure();
+  FailureOr<LoopGraph> graph = buildLoopGraph(kernel);
+  if (failed(graph))
+    return failure();
+  if (failed(writeSchedule(kernel, graph->initialSchedule)))
+    return failure();
+  ScheduleReport report = checkSchedule(*graph, graph->initialSchedule);
+  if (!report.legal()) {
+    for (const Violation &v : report.violations)
+      kernel.emitError("cannot compile an illegal schedule (")
+          << ruleName(v.rule) << "): " << v.message;
+    return failure();
+  }
+  if ((*loop)->getParentOfType<scf::ForOp>())
+    return loop->emitError("tile-lower-to-nvvm: a pipelined loop nested in "
+                           "another loop (persistent kernels) is not lowered "
+                           "yet");
+  return ScheduledLoop{*loop, std::move(*graph), std::move(report)};
 }

@@ -11,6 +11,9 @@
 
 #include "passes/Lowering/HopperOps.h"
 
+#include "core/Schedule/Legality.h"
+#include "core/Schedule/LoopGraph.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -33,6 +36,18 @@ public:
   /// and arith on them), memoized in `map`.
   mlir::Value lowerIndex(hopper::Emitter &e, mlir::Value v, mlir::IRMapping &map);
 };
+
+/// The kernel's pipelined loop, its graph and the legality report of its
+/// schedule. Ops without a tile.sched attribute follow the defaults: the
+/// effective schedule is written into the IR, so every op carries one.
+/// Fails with the legality explanation for an illegal schedule, and for a
+/// loop nested in another (persistent kernels are not lowered yet).
+struct ScheduledLoop {
+  mlir::scf::ForOp loop;
+  LoopGraph graph;
+  ScheduleReport report;
+};
+mlir::FailureOr<ScheduledLoop> prepareScheduledLoop(mlir::func::FuncOp kernel);
 
 } // namespace stagecraft
 

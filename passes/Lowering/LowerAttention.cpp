@@ -272,27 +272,12 @@ std::pair<Value, int64_t> AttentionLowering::resolve(Value v,
 }
 
 LogicalResult AttentionLowering::analyze() {
-  FailureOr<scf::ForOp> l = findPipelinedLoop(kernel);
-  if (failed(l))
+  FailureOr<ScheduledLoop> s = prepareScheduledLoop(kernel);
+  if (failed(s))
     return failure();
-  loop = *l;
-  FailureOr<LoopGraph> g = buildLoopGraph(kernel);
-  if (failed(g))
-    return failure();
-  graph = std::move(*g);
-  if (failed(writeSchedule(kernel, graph.initialSchedule)))
-    return failure();
-  report = checkSchedule(graph, graph.initialSchedule);
-  if (!report.legal()) {
-    for (const Violation &v : report.violations)
-      kernel.emitError("cannot compile an illegal schedule (")
-          << ruleName(v.rule) << "): " << v.message;
-    return failure();
-  }
-  if (loop->getParentOfType<scf::ForOp>())
-    return loop.emitError("tile-lower-to-nvvm: a pipelined loop nested in "
-                          "another loop (persistent kernels) is not lowered "
-                          "yet");
+  loop = s->loop;
+  graph = std::move(s->graph);
+  report = std::move(s->report);
   if (failed(collectBody()) || failed(checkOutside()) ||
       failed(inferLayouts()) || failed(planCarries()) || failed(planWaits()) ||
       failed(layoutSharedMemory()))

@@ -103,29 +103,12 @@ const Ring *KernelLowering::ringOf(Value v) const {
 }
 
 LogicalResult KernelLowering::analyze() {
-  FailureOr<scf::ForOp> l = findPipelinedLoop(kernel);
-  if (failed(l))
+  FailureOr<ScheduledLoop> s = prepareScheduledLoop(kernel);
+  if (failed(s))
     return failure();
-  loop = *l;
-  FailureOr<LoopGraph> g = buildLoopGraph(kernel);
-  if (failed(g))
-    return failure();
-  graph = std::move(*g);
-  // Ops without a tile.sched attribute follow the defaults: write the
-  // effective schedule into the IR so every op below carries one.
-  if (failed(writeSchedule(kernel, graph.initialSchedule)))
-    return failure();
-  report = checkSchedule(graph, graph.initialSchedule);
-  if (!report.legal()) {
-    for (const Violation &v : report.violations)
-      kernel.emitError("cannot compile an illegal schedule (")
-          << ruleName(v.rule) << "): " << v.message;
-    return failure();
-  }
-  if (loop->getParentOfType<scf::ForOp>())
-    return loop.emitError("tile-lower-to-nvvm: a pipelined loop nested in "
-                          "another loop (persistent kernels) is not lowered "
-                          "yet");
+  loop = s->loop;
+  graph = std::move(s->graph);
+  report = std::move(s->report);
 
   // The body: TMA loads and one dot accumulating into iter_arg 0.
   for (Operation &op : loop.getBody()->without_terminator()) {
