@@ -85,6 +85,10 @@ def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
       per iteration and waited to the schedule's depth (MMA pipelining);
       buffers are released only once the wgmma reading them retired;
     - tensor descriptors become `byval [128 x i8]` grid-constant parameters.
+    A loop with two dots (attention: S = Q K^T, softmax, O += P V) keeps
+    its register math on the wgmma accumulator fragments, feeds P to the
+    second wgmma from registers, and waits on each wgmma group exactly
+    where its result is read (docs/compiler.md).
     An illegal schedule is refused with the legality explanation.
   }];
   let dependentDialects = [
