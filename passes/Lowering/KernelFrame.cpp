@@ -72,6 +72,46 @@ Value KernelFrame::lowerIndex(Emitter &e, Value v, IRMapping &map) {
   return result;
 }
 
+KernelFrame::TripCount KernelFrame::tripCount(Emitter &e, scf::ForOp loop) {
+  TripCount t;
+  t.lb = lowerIndex(e, loop.getLowerBound(), base);
+  Value ub = lowerIndex(e, loop.getUpperBound(), base);
+  t.step = lowerIndex(e, loop.getStep(), base);
+  Value span = e.sub(ub, t.lb);
+  Value n = e.divu(e.add(span, e.sub(t.step, e.c32(1))), t.step);
+  t.count = arith::SelectOp::create(e.b, e.loc,
+                                    e.cmp(arith::CmpIPredicate::sgt, span, e.c32(0)), n,
+                                    e.c32(0));
+  return t;
+}
+
+void KernelFrame::produce(Emitter &e, scf::ForOp loop, const TripCount &trip, LoadOp load,
+                          const RingPlace &ring, Value src) {
+  Value copies = e.c32(ring.copies);
+  Value slot = e.remu(src, copies);
+  Value round = e.divu(src, copies);
+  Value slot8 = e.mul(slot, e.c32(8));
+  e.ifThen(e.cmp(arith::CmpIPredicate::ugt, round, e.c32(0)), [&] {
+    Value parity = e.andi(e.sub(round, e.c32(1)), e.c32(1));
+    e.mbarrierWait(e.smemPtr(e.add(e.c32(ring.emptyBar), slot8)), parity);
+  });
+  DescType desc = load.getDesc().getType();
+  Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
+  e.mbarrierArriveExpectTx(full, desc.getBoxBytes());
+  IRMapping map = base; // index math local to this region
+  map.map(loop.getInductionVar(), e.add(trip.lb, e.mul(src, trip.step)));
+  SmallVector<Value> coords;
+  for (Value c : llvm::reverse(load.getCoords()))
+    coords.push_back(lowerIndex(e, c, map));
+  ArrayRef<int64_t> tile = desc.getTileShape();
+  int64_t rows = tile.size() >= 2 ? tile[tile.size() - 2] : 1;
+  int64_t panelCols = desc.getLoadBoxShape().back();
+  int64_t panels = (tile.back() + panelCols - 1) / panelCols;
+  Value dst = e.smemPtr(e.add(e.c32(ring.offset), e.mul(slot, e.c32(ring.stride))));
+  e.tmaLoadPanels(dst, fn.getArgument(cast<BlockArgument>(load.getDesc()).getArgNumber()),
+                  coords, full, panels, panelCols, rows * panelCols * desc.getElementBytes());
+}
+
 FailureOr<ScheduledLoop> stagecraft::prepareScheduledLoop(func::FuncOp kernel) {
   FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel);
   if (failed(loop))

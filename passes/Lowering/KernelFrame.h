@@ -14,6 +14,8 @@
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/LoopGraph.h"
 
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -35,6 +37,23 @@ public:
   /// Index-typed scalar `v` rebuilt on i32 (constants, program ids, sizes
   /// and arith on them), memoized in `map`.
   mlir::Value lowerIndex(hopper::Emitter &e, mlir::Value v, mlir::IRMapping &map);
+
+  /// The pipelined loop's bounds on i32: lower bound, step and trip count
+  /// (0 for an empty range). Call at the entry block's top level.
+  struct TripCount {
+    mlir::Value lb, step, count;
+  };
+  TripCount tripCount(hopper::Emitter &e, mlir::scf::ForOp loop);
+
+  /// The producer side of a ring of `copies` buffers for the TMA load
+  /// `load` (in `loop`): for source iteration `src`, wait until its slot is
+  /// free (from the second round on), expect the tile's bytes on the slot's
+  /// full barrier and issue the load, in 128-byte-wide panels.
+  struct RingPlace {
+    int64_t copies, offset, stride, fullBar, emptyBar;
+  };
+  void produce(hopper::Emitter &e, mlir::scf::ForOp loop, const TripCount &trip,
+               tile::LoadOp load, const RingPlace &ring, mlir::Value src);
 };
 
 /// The kernel's pipelined loop, its graph and the legality report of its

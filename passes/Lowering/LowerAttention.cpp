@@ -217,6 +217,7 @@ private:
   std::optional<KernelFrame> frame;
   Emitter *emitter = nullptr;
   Value curSrc; // source iteration of the unit being emitted
+  KernelFrame::TripCount trip;
   Value nIter, lb, step, lane, row0, col0;
   DenseMap<Value, Frag> outside;          // pre- and post-loop values
   DenseMap<Value, Frag> cur;              // made in this kernel iteration
@@ -946,24 +947,8 @@ void AttentionLowering::evalOp(Emitter &e, Operation *op, Value src) {
 //===----------------------------------------------------------------------===//
 
 void AttentionLowering::emitProduce(Emitter &e, const Ring &ring, Value src) {
-  Value copies = e.c32(ring.copies);
-  Value slot = e.remu(src, copies);
-  Value round = e.divu(src, copies);
-  Value slot8 = e.mul(slot, e.c32(8));
-  e.ifThen(e.cmp(CmpIPredicate::ugt, round, e.c32(0)), [&] {
-    Value parity = e.andi(e.sub(round, e.c32(1)), e.c32(1));
-    e.mbarrierWait(e.smemPtr(e.add(e.c32(ring.emptyBar), slot8)), parity);
-  });
-  Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
-  e.mbarrierArriveExpectTx(full, ring.tile.bytes);
-  IRMapping map = frame->base;
-  map.map(loop.getInductionVar(), e.add(lb, e.mul(src, step)));
-  SmallVector<Value> coords;
-  for (Value c : llvm::reverse(const_cast<Ring &>(ring).load.getCoords()))
-    coords.push_back(frame->lowerIndex(e, c, map));
-  Value dst = e.smemPtr(e.add(e.c32(ring.offset), e.mul(slot, e.c32(ring.stride))));
-  e.tmaLoadPanels(dst, frame->fn.getArgument(ring.descArg), coords, full,
-                  ring.tile.panels, ring.tile.panelCols, ring.tile.panelBytes);
+  frame->produce(e, loop, trip, ring.load,
+                 {ring.copies, ring.offset, ring.stride, ring.fullBar, ring.emptyBar}, src);
 }
 
 void AttentionLowering::emitProducerLoop(Emitter &e, Value tid) {
@@ -1341,13 +1326,10 @@ void AttentionLowering::emit() {
   emitter = &e;
   frame.emplace(b, kernel, threads, smemBytes);
 
-  lb = frame->lowerIndex(e, loop.getLowerBound(), frame->base);
-  Value ub = frame->lowerIndex(e, loop.getUpperBound(), frame->base);
-  step = frame->lowerIndex(e, loop.getStep(), frame->base);
-  Value span = e.sub(ub, lb);
-  nIter = e.divu(e.add(span, e.sub(step, e.c32(1))), step);
-  nIter = arith::SelectOp::create(b, loc, e.cmp(CmpIPredicate::sgt, span, e.c32(0)),
-                                  nIter, e.c32(0));
+  trip = frame->tripCount(e, loop);
+  lb = trip.lb;
+  step = trip.step;
+  nIter = trip.count;
 
   Value tid = e.threadIdx();
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {

@@ -64,7 +64,6 @@ private:
   Value lowerIndex(Emitter &e, Value v, IRMapping &map) {
     return frame->lowerIndex(e, v, map);
   }
-  Value srcIndexValue(Emitter &e, Value src);
   const Ring *ringOf(Value v) const;
 
   func::FuncOp kernel;
@@ -85,6 +84,7 @@ private:
   std::optional<KernelFrame> frame;
   LLVM::LLVMFuncOp fn;
   IRMapping base; // kernel arguments and pre-loop scalars
+  KernelFrame::TripCount trip;
   Value nIter, lb, step;
 };
 
@@ -229,29 +229,9 @@ LogicalResult KernelLowering::analyze() {
   return success();
 }
 
-/// The loop's induction value at source iteration `src`: lb + src * step.
-Value KernelLowering::srcIndexValue(Emitter &e, Value src) {
-  return e.add(lb, e.mul(src, step));
-}
-
 void KernelLowering::emitProduce(Emitter &e, const Ring &ring, Value src) {
-  Value copies = e.c32(ring.copies);
-  Value slot = e.remu(src, copies);
-  Value round = e.divu(src, copies);
-  Value slot8 = e.mul(slot, e.c32(8));
-  e.ifThen(e.cmp(CmpIPredicate::ugt, round, e.c32(0)), [&] {
-    Value parity = e.andi(e.sub(round, e.c32(1)), e.c32(1));
-    e.mbarrierWait(e.smemPtr(e.add(e.c32(ring.emptyBar), slot8)), parity);
-  });
-  Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
-  e.mbarrierArriveExpectTx(full, ring.bytes);
-  IRMapping map = base;
-  map.map(loop.getInductionVar(), srcIndexValue(e, src));
-  SmallVector<Value> coords;
-  for (Value c : llvm::reverse(const_cast<Ring &>(ring).load.getCoords()))
-    coords.push_back(lowerIndex(e, c, map));
-  Value dst = e.smemPtr(e.add(e.c32(ring.offset), e.mul(slot, e.c32(ring.stride))));
-  e.tmaLoad(dst, fn.getArgument(ring.descArg), coords, full);
+  frame->produce(e, loop, trip, const_cast<Ring &>(ring).load,
+                 {ring.copies, ring.offset, ring.stride, ring.fullBar, ring.emptyBar}, src);
 }
 
 Value KernelLowering::emitDot(Emitter &e, Value src, Value acc, Value ctid,
@@ -410,13 +390,10 @@ void KernelLowering::emit() {
   base = frame->base;
 
   // Trip count of the pipelined loop.
-  lb = lowerIndex(e, loop.getLowerBound(), base);
-  Value ub = lowerIndex(e, loop.getUpperBound(), base);
-  step = lowerIndex(e, loop.getStep(), base);
-  Value span = e.sub(ub, lb);
-  nIter = e.divu(e.add(span, e.sub(step, e.c32(1))), step);
-  nIter = arith::SelectOp::create(b, loc, e.cmp(CmpIPredicate::sgt, span, e.c32(0)),
-                                  nIter, e.c32(0));
+  trip = frame->tripCount(e, loop);
+  lb = trip.lb;
+  step = trip.step;
+  nIter = trip.count;
 
   Value tid = e.threadIdx();
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
