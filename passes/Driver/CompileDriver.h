@@ -83,6 +83,9 @@ struct CompileResult {
   PtxasReport ptxas;
   /// manifest.json of the bundle (docs/bundle-format.md).
   std::string manifestJson;
+  /// signature.json: the kernel's interface at any sizes, for export
+  /// (Signature.h); empty when the kernel has none.
+  std::string signatureJson;
 
   double parseMillis = 0, passesMillis = 0, ptxMillis = 0, ptxasMillis = 0,
          totalMillis = 0;
