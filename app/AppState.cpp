@@ -2,6 +2,8 @@
 #include "app/AppState.h"
 #include "app/SessionLoader.h"
 
+#include "passes/Driver/Export.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -265,6 +267,43 @@ bool AppState::loadSchedule(const std::string &path) {
     setStatus(StatusLevel::Warning,
               "loaded " + path + ": this schedule is illegal: " +
                   editor_.report().violations.front().message);
+  return true;
+}
+
+bool AppState::exportKernel(const std::string &dir) {
+  if (!hasIr_)
+    return false;
+  std::string json = editor_.schedule().toJson();
+  const RunRecord *variant = nullptr;
+  for (const RunRecord &r : runs_)
+    if (r.irPath == irPath_ && r.scheduleJson == json && !r.bundleDir.empty() &&
+        r.state != RunState::CompileFailed)
+      variant = &r;
+  if (!variant) {
+    setStatus(StatusLevel::Error,
+              compile_.state == CompileView::State::Compiling
+                  ? "export: this schedule is still compiling; export it when it has compiled"
+                  : "export: this schedule has no compiled variant (see the compile output)");
+    return false;
+  }
+  ExportOptions options;
+  options.bundleDir = variant->bundleDir;
+  options.outDir = absolutePath(dir);
+  if (variant->state == RunState::Done && variant->status == "ok") {
+    ExportMeasurement m;
+    m.device = variant->device;
+    m.verified = variant->verified;
+    m.tflops = variant->tflops;
+    m.medianUs = variant->medianUs;
+    m.referenceTflops = variant->referenceTflops;
+    options.measured = m;
+  }
+  if (llvm::Error e = exportPackage(options)) {
+    setStatus(StatusLevel::Error, "export: " + llvm::toString(std::move(e)));
+    return false;
+  }
+  setStatus(StatusLevel::Ok, "exported variant #" + std::to_string(variant->id) + " to " +
+                                 options.outDir + " (its README.md says how to call it)");
   return true;
 }
 

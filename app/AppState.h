@@ -89,6 +89,10 @@ public:
   bool saveIr(const std::string &path);
   bool saveSchedule(const std::string &path);
   bool loadSchedule(const std::string &path);
+  /// Exports the current schedule's compiled variant as a package for a
+  /// user's project (docs/export.md) into `dir`, with its measured TFLOP/s
+  /// when it was run and verified.
+  bool exportKernel(const std::string &dir);
 
   bool hasIr() const { return hasIr_; }
   const std::string &irPath() const { return irPath_; }

@@ -110,6 +110,11 @@ void menuBar(AppState &app, MainWindowUi &ui) {
     if (ImGui::MenuItem("Load schedule...", nullptr, false, app.hasIr()))
       ui.dialog.open(FileDialog::Purpose::LoadSchedule, dirOf(app.irPath()));
     ImGui::Separator();
+    if (ImGui::MenuItem("Export kernel...", nullptr, false, app.hasIr()))
+      ui.dialog.open(FileDialog::Purpose::ExportKernel,
+                     (dirOf(app.irPath()).empty() ? std::string(".") : dirOf(app.irPath())) +
+                         "/" + app.kernel() + "_export");
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q"))
       ui.quitRequested = true;
     ImGui::EndMenu();
@@ -237,6 +242,7 @@ void fileDialog(AppState &app, MainWindowUi &ui) {
   case FileDialog::Purpose::SaveIrAs: app.saveIr(p); break;
   case FileDialog::Purpose::SaveSchedule: app.saveSchedule(p); break;
   case FileDialog::Purpose::LoadSchedule: app.loadSchedule(p); break;
+  case FileDialog::Purpose::ExportKernel: app.exportKernel(p); break;
   case FileDialog::Purpose::None: break;
   }
 }
