@@ -72,6 +72,9 @@ AppState::AppState(AppConfig config)
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   sessionDir_ = root + "/session-" + stamp + "-" + std::to_string(getpid());
+  // The runner's probe goes beside the bundles: a runner that cannot read it
+  // gets them inside its requests (RunnerClient, UploadMode::Auto).
+  runner_.setProbeDir(sessionDir_);
   // Without a command this only records why runs are not possible.
   if (config_.startRunner || config_.runnerCommand.empty())
     runner_.start();

@@ -1,6 +1,7 @@
 //===- main.cpp - stagecraft: the desktop app ------------------------------===//
 //
-//   stagecraft [FILE.mlir] [--runner CMD] [--no-runner] [--no-restore]
+//   stagecraft [FILE.mlir] [--runner CMD] [--runner-upload auto|always|never]
+//              [--no-runner] [--no-restore]
 //   stagecraft --screenshot OUT.png [--size WxH] [--schedule S.json]
 //              [--select UNIT] [FILE.mlir]
 //
@@ -40,6 +41,7 @@ struct Args {
   std::string screenshot;
   std::string runner;
   bool runnerGiven = false;
+  std::string runnerUpload;
   bool noRunner = false;
   bool noRestore = false;
   int width = 1720, height = 1040;
@@ -53,6 +55,9 @@ const char *kUsage =
     "                      this program or on PATH; env STAGECRAFT_RUNNER)\n"
     "                      (env STAGECRAFT_RUNNER_TIMEOUT: seconds before a run counts\n"
     "                      as hung, default 300)\n"
+    "  --runner-upload M   auto (default): send bundles inside the requests when the\n"
+    "                      runner cannot read this machine's files (ssh to another\n"
+    "                      host); always; never (env STAGECRAFT_RUNNER_UPLOAD)\n"
     "  --no-runner         do not start a runner\n"
     "  --no-restore        do not restore the autosaved session\n"
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
@@ -79,6 +84,8 @@ bool parseArgs(int argc, char **argv, Args &a) {
     } else if (s == "--runner") {
       if (!value(a.runner)) return false;
       a.runnerGiven = true;
+    } else if (s == "--runner-upload") {
+      if (!value(a.runnerUpload)) return false;
     } else if (s == "--no-runner") {
       a.noRunner = true;
     } else if (s == "--no-restore") {
@@ -104,6 +111,14 @@ bool parseArgs(int argc, char **argv, Args &a) {
       std::fprintf(stderr, "stagecraft: one file at a time\n%s", kUsage);
       return false;
     }
+  }
+  if (const char *env = std::getenv("STAGECRAFT_RUNNER_UPLOAD"); a.runnerUpload.empty() && env && *env)
+    a.runnerUpload = env;
+  UploadMode mode;
+  if (!a.runnerUpload.empty() && !parseUploadMode(a.runnerUpload, mode)) {
+    std::fprintf(stderr, "stagecraft: --runner-upload (or STAGECRAFT_RUNNER_UPLOAD) takes auto, "
+                         "always or never, not \"%s\"\n%s", a.runnerUpload.c_str(), kUsage);
+    return false;
   }
   return true;
 }
@@ -215,6 +230,8 @@ int main(int argc, char **argv) {
     else
       config.runnerCommand = defaultRunnerCommand();
   }
+  if (!args.runnerUpload.empty())
+    parseUploadMode(args.runnerUpload, config.runnerOptions.upload); // checked in parseArgs
   if (const char *t = std::getenv("STAGECRAFT_RUNNER_TIMEOUT"); t && std::atof(t) > 0)
     config.runnerOptions.requestTimeoutSeconds = std::atof(t);
   // Screenshots are for docs and tests: no autosave, no restore.

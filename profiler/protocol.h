@@ -5,6 +5,7 @@
 #pragma once
 
 #include "json.h"
+#include "upload.h"
 
 #include <optional>
 #include <string>
@@ -20,8 +21,14 @@ constexpr int kMaxReps = 100000;
 
 struct Request {
   json::Value id;           // echoed back verbatim (number, string or null)
-  std::string command = "run";  // "run" (default) or "ping"
-  std::string bundle;       // bundle directory (required for "run")
+  std::string command = "run";  // "run" (default), "ping" or "check"
+  std::string bundle;       // bundle directory ("run", "check": this or an upload)
+  // "upload": the bundle's files carried in the request (decoded and checked).
+  bool hasUpload = false;
+  std::vector<UploadedFile> upload;
+  // "probe" (ping): can the runner read this file, and does it hold this token?
+  bool hasProbe = false;
+  std::string probePath, probeToken;
   int warmup = kDefaultWarmup;
   int reps = kDefaultReps;
   bool verify = true;
@@ -91,6 +98,10 @@ struct Result {
   std::optional<double> ratioToReference;
   json::Value problem;
   std::vector<std::string> warnings;
+  // The answer to a ping's probe; null when there was none.
+  std::optional<bool> probe;
+  // The uploaded files the runner wrote (name, bytes); null when the bundle was a path.
+  std::optional<std::vector<std::pair<std::string, int64_t>>> received;
 };
 
 json::Value resultToJson(const Result &r);
