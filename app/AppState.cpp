@@ -139,6 +139,8 @@ bool AppState::openText(const std::string &text, const std::string &path,
         initial.set(e.name, e.sched);
   }
   editor_ = ScheduleEditor(std::move(loaded.graph), initial);
+  if (lessonActive_ && path != lesson_.irPath)
+    closeLesson(); // another file: the lesson is over
   hasIr_ = true;
   irPath_ = path;
   irText_ = text;
@@ -315,7 +317,85 @@ bool AppState::exportKernel(const std::string &dir) {
 void AppState::afterScheduleChange(const std::string &what) {
   dirty_ = true;
   setStatus(StatusLevel::Ok, what);
+  if (lessonActive_) {
+    bool wasComplete =
+        evaluateGoal(lesson_, editor_.graph(), lessonPrevSchedule_, lessonPrevReport_).complete();
+    LessonEvent e;
+    e.what = what;
+    e.lines = explainChange(editor_.graph(), lessonPrevSchedule_, lessonPrevReport_,
+                            editor_.schedule(), editor_.report());
+    e.reachedGoal = !wasComplete && lessonStatus().complete();
+    lessonLog_.push_back(std::move(e));
+    lessonPrevSchedule_ = editor_.schedule();
+    lessonPrevReport_ = editor_.report();
+    if (lessonLog_.back().reachedGoal)
+      setStatus(StatusLevel::Ok, what + ": goal reached, lesson \"" + lesson_.title + "\" done");
+  }
   recompile();
+}
+
+// --- Lessons ---------------------------------------------------------------
+
+bool AppState::openLesson(const std::string &dir) {
+  llvm::Expected<Lesson> lesson = loadLesson(dir);
+  if (!lesson) {
+    setStatus(StatusLevel::Error, "cannot open the lesson: " + llvm::toString(lesson.takeError()));
+    return false;
+  }
+  closeLesson();
+  if (!openFile(lesson->irPath))
+    return false;
+  std::string problem = checkLessonAgainst(*lesson, editor_.graph());
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, "cannot open the lesson: " + problem);
+    return false;
+  }
+  lesson_ = std::move(*lesson);
+  lessonActive_ = true;
+  lessonStartJson_ = editor_.schedule().toJson();
+  lessonPrevSchedule_ = editor_.schedule();
+  lessonPrevReport_ = editor_.report();
+  lessonLog_.clear();
+  setStatus(StatusLevel::Ok, "lesson: " + lesson_.title);
+  return true;
+}
+
+void AppState::closeLesson() {
+  lessonActive_ = false;
+  lessonLog_.clear();
+}
+
+GoalStatus AppState::lessonStatus() const {
+  if (!lessonActive_)
+    return {};
+  Measurements m;
+  std::string now = editor_.schedule().toJson();
+  for (const RunRecord &r : runs_) {
+    if (r.irPath != irPath_ || !r.verified || !r.tflops)
+      continue;
+    if (r.scheduleJson == lessonStartJson_)
+      m.startTflops = r.tflops;
+    if (r.scheduleJson == now)
+      m.currentTflops = r.tflops;
+  }
+  return evaluateGoal(lesson_, editor_.graph(), editor_.schedule(), editor_.report(), m);
+}
+
+bool AppState::resetLesson() {
+  if (!lessonActive_)
+    return false;
+  llvm::Expected<Schedule> start = Schedule::fromJson(lessonStartJson_, "the lesson's start");
+  if (!start) {
+    setStatus(StatusLevel::Error, llvm::toString(start.takeError()));
+    return false;
+  }
+  std::string problem = editor_.replace(*start);
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, problem);
+    return false;
+  }
+  afterScheduleChange("back to the lesson's starting schedule");
+  return true;
 }
 
 MoveOutcome AppState::moveUnit(const std::string &unit, const MoveTarget &to) {

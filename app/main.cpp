@@ -47,6 +47,7 @@ struct Args {
   int width = 1720, height = 1040;
   std::string select;
   std::string schedule;
+  std::string lesson;
 };
 
 const char *kUsage =
@@ -63,7 +64,8 @@ const char *kUsage =
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
     "  --size WxH          window size (default 1720x1040)\n"
     "  --schedule S.json   apply a schedule to the opened file\n"
-    "  --select UNIT       select an op at start (for screenshots)\n";
+    "  --select UNIT       select an op at start (for screenshots)\n"
+    "  --lesson L          open a lesson: its directory, or its number (Help > Lessons)\n";
 
 bool parseArgs(int argc, char **argv, Args &a) {
   for (int i = 1; i < argc; ++i) {
@@ -94,6 +96,8 @@ bool parseArgs(int argc, char **argv, Args &a) {
       if (!value(a.select)) return false;
     } else if (s == "--schedule") {
       if (!value(a.schedule)) return false;
+    } else if (s == "--lesson") {
+      if (!value(a.lesson)) return false;
     } else if (s == "--size") {
       std::string v;
       if (!value(v)) return false;
@@ -144,6 +148,25 @@ std::string findExample() {
     std::error_code ec;
     fs::path p = fs::weakly_canonical(dir / name, ec);
     if (!ec && fs::is_regular_file(p, ec))
+      return p.string();
+  }
+  return "";
+}
+
+/// assets/lessons, wherever the app runs from (as findExample).
+std::string findLessons() {
+  fs::path exe = executableDir();
+  std::vector<fs::path> candidates = {
+      exe / "../share/stagecraft/assets/lessons", exe / "../assets/lessons",
+      exe / "../../assets/lessons",
+#ifdef STAGECRAFT_SOURCE_DIR
+      fs::path(STAGECRAFT_SOURCE_DIR) / "assets/lessons",
+#endif
+      fs::current_path() / "assets/lessons"};
+  for (const fs::path &dir : candidates) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(dir, ec);
+    if (!ec && fs::is_directory(p, ec))
       return p.string();
   }
   return "";
@@ -242,10 +265,25 @@ int main(int argc, char **argv) {
 
   MainWindowUi ui;
   ui.examplePath = findExample();
+  ui.lessonsRoot = findLessons();
   gUi = &ui;
   glfwSetKeyCallback(window, keyCallback);
   bool opened = false;
-  if (!args.file.empty()) {
+  if (!args.lesson.empty()) {
+    // A number picks the lesson in Help > Lessons order.
+    std::string dir = args.lesson;
+    if (args.lesson.find_first_not_of("0123456789") == std::string::npos) {
+      std::vector<std::string> all = listLessons(ui.lessonsRoot);
+      size_t n = std::stoul(args.lesson);
+      dir = n >= 1 && n <= all.size() ? all[n - 1] : "";
+      if (dir.empty())
+        std::fprintf(stderr, "stagecraft: there is no lesson %s (%zu lessons in %s)\n",
+                     args.lesson.c_str(), all.size(), ui.lessonsRoot.c_str());
+    }
+    opened = !dir.empty() && app->openLesson(dir);
+    if (!opened && !dir.empty())
+      std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
+  } else if (!args.file.empty()) {
     // Restore the autosaved session when it is this file's (its schedule
     // and runs), else open the file as it is.
     SessionFile s;
