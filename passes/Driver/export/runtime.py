@@ -601,6 +601,9 @@ def launch(spec, inputs, out=None, stream=None, sizes=None):
     their natural shape), launches on `stream` (default: torch's current
     stream) and returns the outputs (one tensor, or a tuple)."""
     p = plan(spec, inputs, out, sizes, allocate=True)
+    if p.device_index is None:  # no tensor given (a kernel with outputs only)
+        import torch
+        p.device_index = torch.cuda.current_device()
     given = [] if out is None else (list(out) if isinstance(out, (tuple, list)) else [out])
     results = {}
     outs = spec.outputs()
@@ -615,7 +618,9 @@ def launch(spec, inputs, out=None, stream=None, sizes=None):
             ts = spec.tensors[i]
             t = torch.empty(shape, dtype=dtype[ts.dtype], device=f"cuda:{p.device_index}")
             results[i] = t
+        device_index = p.device_index
         p = plan(spec, inputs, [results[spec.tensors.index(ts)] for ts in outs], sizes)
+        p.device_index = device_index
     for ts, t in zip(spec.inputs(), inputs):
         if ts.role == "inout":
             results[spec.tensors.index(ts)] = t
