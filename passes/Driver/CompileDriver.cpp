@@ -2,6 +2,7 @@
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Manifest.h"
 #include "passes/Driver/Pipeline.h"
+#include "passes/Driver/Signature.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
@@ -164,6 +165,8 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   FailureOr<KernelManifest> manifest = deriveManifest(*kernel, options.sizes);
   if (failed(manifest))
     return finish(CompileResult::Status::Error);
+  // For export: the interface at any sizes (signature.json).
+  result.signatureJson = describeSignature(*kernel, source, sourceName, report);
 
   // The reference is lowered from the same scheduled IR, later.
   OwningOpRef<ModuleOp> referenceModule;
@@ -265,6 +268,8 @@ llvm::Error stagecraft::writeBundle(const CompileResult &result,
   if (!result.referencePtx.empty())
     if (auto e = writeFile(in("reference.ptx"), result.referencePtx)) return e;
   if (auto e = writeFile(in("schedule.json"), result.scheduleJson)) return e;
+  if (!result.signatureJson.empty())
+    if (auto e = writeFile(in("signature.json"), result.signatureJson)) return e;
   if (auto e = writeFile(in("ptxas.txt"), result.ptxas.text)) return e;
   if (!result.llvmIR.empty())
     if (auto e = writeFile(in("kernel.ll"), result.llvmIR)) return e;

@@ -90,6 +90,9 @@ struct CompileResult {
   std::string referencePtx;
   std::string referenceKernel;
   int64_t referenceBlocks = 0, referenceScratchPerBlock = 0;
+  /// signature.json: the kernel's interface at any sizes, for export
+  /// (Signature.h); empty when the kernel has none.
+  std::string signatureJson;
 
   double parseMillis = 0, passesMillis = 0, ptxMillis = 0, ptxasMillis = 0,
          referenceMillis = 0, totalMillis = 0;
