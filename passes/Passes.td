@@ -91,10 +91,28 @@ def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
     where its result is read (docs/compiler.md).
     An illegal schedule is refused with the legality explanation.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "GPU to lower for: sm_90a (Hopper: wgmma) or sm_100a (Blackwell: "
+           "tcgen05.mma, accumulators in tensor memory; compile-only here)">
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
   ];
+}
+
+def TileSplitDotScaled : Pass<"tile-split-dot-scaled", "::mlir::ModuleOp"> {
+  let summary = "Split each tile.dot_scaled into two tile.upcast and a bf16 tile.dot";
+  let description = [{
+    `tile.dot_scaled %a, %sa, %b, %sb, %acc` becomes
+    `tile.upcast %a, %sa` (bf16), `tile.upcast %b, %sb` (bf16) and
+    `tile.dot` on them: how sm_90a runs a block-scaled dot (wgmma has no
+    scales). In a scheduled loop the two upcasts form a unit of their own,
+    named after the dot's (`MMA` gives `MMA.upcast`), in the dot's stage,
+    group and order, just before it: write the upcasts yourself to place
+    them elsewhere. tile-lower-to-nvvm does this first for sm_90a.
+  }];
 }
 
 def TileLowerReference : Pass<"tile-lower-reference", "::mlir::ModuleOp"> {

@@ -23,6 +23,7 @@ double attentionFlops(int64_t batch, int64_t heads, int64_t seqQ, int64_t seqKv,
 double referenceFlops(const ReferenceSpec &ref) {
   switch (ref.kind) {
   case ReferenceSpec::Kind::Gemm: return gemmFlops(ref.gemm.M, ref.gemm.N, ref.gemm.K);
+  case ReferenceSpec::Kind::GemmFp8: return gemmFlops(ref.gemmFp8.M, ref.gemmFp8.N, ref.gemmFp8.K);
   case ReferenceSpec::Kind::Attention: {
     const auto &a = ref.attention;
     return attentionFlops(a.batch, a.heads, a.seqQ, a.seqKv, a.headDim, a.causal);

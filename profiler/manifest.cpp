@@ -18,6 +18,9 @@ const char *dtypeName(DType t) {
   case DType::F32: return "f32";
   case DType::I32: return "i32";
   case DType::I64: return "i64";
+  case DType::E4M3: return "e4m3";
+  case DType::E5M2: return "e5m2";
+  case DType::E8M0: return "e8m0";
   }
   return "?";
 }
@@ -29,11 +32,16 @@ size_t dtypeSize(DType t) {
   case DType::F32: return 4;
   case DType::I32: return 4;
   case DType::I64: return 8;
+  case DType::E4M3:
+  case DType::E5M2:
+  case DType::E8M0: return 1;
   }
   return 0;
 }
 
 bool dtypeIsFloat(DType t) { return t == DType::BF16 || t == DType::F16 || t == DType::F32; }
+
+bool dtypeIsByteFloat(DType t) { return t == DType::E4M3 || t == DType::E5M2 || t == DType::E8M0; }
 
 int64_t TensorSpec::elementCount() const {
   int64_t n = 1;
@@ -146,7 +154,8 @@ E pickEnum(const std::string &path, const std::string &value,
 
 DType parseTensorDType(const Obj &o, const std::string &key) {
   return pickEnum<DType>(o.field(key), o.str(key),
-                         {{"bf16", DType::BF16}, {"f16", DType::F16}, {"f32", DType::F32}, {"i32", DType::I32}});
+                         {{"bf16", DType::BF16}, {"f16", DType::F16}, {"f32", DType::F32}, {"i32", DType::I32},
+                          {"e4m3", DType::E4M3}, {"e5m2", DType::E5M2}, {"e8m0", DType::E8M0}});
 }
 
 std::array<int64_t, 3> dims3(const Obj &o, const std::string &key) {
@@ -348,6 +357,40 @@ ReferenceSpec parseReference(const Obj &top, Manifest &m, const std::string &key
     for (const auto *name : {&g.a, &g.b})
       if (m.findTensor(*name)->dtype != DType::BF16)
         fail(o.field(name == &g.a ? "a" : "b"), "the gemm reference supports bf16 inputs only");
+  } else if (kind == "gemm_fp8") {
+    r.kind = ReferenceSpec::Kind::GemmFp8;
+    auto &g = r.gemmFp8;
+    g.a = o.str("a");
+    g.b = o.str("b");
+    g.c = o.str("c");
+    g.M = o.integer("M", 1, kMaxI32);
+    g.N = o.integer("N", 1, kMaxI32);
+    g.K = o.integer("K", 1, kMaxI32);
+    if (!o.boolean("transpose_b"))
+      fail(o.field("transpose_b"), "FP8 GEMMs take B as [N, K] (K-major): must be true");
+    auto fp8Operand = [&](const char *key, const std::string &name, std::vector<int64_t> shape) {
+      const TensorSpec *t = m.findTensor(name);
+      if (!t) fail(o.field(key), "unknown tensor \"" + name + "\"");
+      if (t->shape != shape || t->role != TensorRole::Input)
+        fail(o.field(key), "tensor \"" + name + "\" must be an input of shape [" + std::to_string(shape[0]) +
+                               ", " + std::to_string(shape[1]) + "]");
+      if (t->dtype != DType::E4M3 && t->dtype != DType::E5M2)
+        fail(o.field(key), "tensor \"" + name + "\" has dtype " + dtypeName(t->dtype) + ", gemm_fp8 needs e4m3 or e5m2");
+      return t->dtype;
+    };
+    DType ta = fp8Operand("a", g.a, {g.M, g.K}), tb = fp8Operand("b", g.b, {g.N, g.K});
+    if (ta == DType::E5M2 && tb == DType::E5M2)
+      fail(o.path(), "cuBLASLt has no e5m2 x e5m2 matmul (one operand must be e4m3)");
+    checkOperand(o, "c", g.c, m, {g.M, g.N}, TensorRole::Output);
+    for (const char *key : {"scale_a", "scale_b"}) {
+      if (!o.has(key)) continue;
+      std::string name = o.str(key);
+      const TensorSpec *t = m.findTensor(name);
+      if (!t) fail(o.field(key), "unknown tensor \"" + name + "\"");
+      if (t->dtype != DType::F32 || t->role != TensorRole::Input)
+        fail(o.field(key), "tensor \"" + name + "\" must be an f32 input (its element 0 is the scale)");
+      (std::string(key) == "scale_a" ? g.scaleA : g.scaleB) = name;
+    }
   } else if (kind == "attention") {
     r.kind = ReferenceSpec::Kind::Attention;
     auto &a = r.attention;
@@ -372,7 +415,8 @@ ReferenceSpec parseReference(const Obj &top, Manifest &m, const std::string &key
     checkOperand(o, "o", a.o, m, {a.batch, a.heads, a.seqQ, a.headDim}, TensorRole::Output);
   } else {
     fail(o.field("kind"), "unknown value \"" + kind + "\" (expected " +
-                              (key == "reference" ? "\"ir\", " : "") + "\"gemm\", \"attention\" or \"none\")");
+                              (key == "reference" ? "\"ir\", " : "") +
+                              "\"gemm\", \"gemm_fp8\", \"attention\" or \"none\")");
   }
   o.reportUnused(m.warnings);
   return r;
@@ -384,6 +428,7 @@ const char *referenceKindName(ReferenceSpec::Kind kind) {
   switch (kind) {
   case ReferenceSpec::Kind::Ir: return "ir";
   case ReferenceSpec::Kind::Gemm: return "gemm";
+  case ReferenceSpec::Kind::GemmFp8: return "gemm_fp8";
   case ReferenceSpec::Kind::Attention: return "attention";
   case ReferenceSpec::Kind::None: return "none";
   }
@@ -407,6 +452,11 @@ Manifest parseManifest(const std::string &text) {
 
   m.kernel = top.str("kernel");
   if (m.kernel.empty()) fail("kernel", "must not be empty");
+  if (top.has("target")) {
+    m.target = top.str("target");
+    if (m.target != "sm_90a" && m.target != "sm_100a")
+      fail("target", "unknown value \"" + m.target + "\" (expected \"sm_90a\" or \"sm_100a\")");
+  }
   m.grid = dims3(top, "grid");
   m.block = dims3(top, "block");
   if (m.block[0] * m.block[1] * m.block[2] > 1024)

@@ -22,10 +22,15 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class DType { BF16, F16, F32, I32, I64 };
+// E4M3 / E5M2: FP8 operands (float8_e4m3fn, float8_e5m2); E8M0: microscaling block scales, a
+// byte that is a power of two 2^(b - 127) (float8_e8m0fnu).
+enum class DType { BF16, F16, F32, I32, I64, E4M3, E5M2, E8M0 };
 const char *dtypeName(DType t);
 size_t dtypeSize(DType t);
+// bf16, f16, f32: the types the runner computes and compares in.
 bool dtypeIsFloat(DType t);
+// The 1-byte floats: e4m3, e5m2, e8m0 (inputs only: loaded by TMA as bytes).
+bool dtypeIsByteFloat(DType t);
 
 enum class TensorRole { Input, Output, Scratch };
 
@@ -79,6 +84,14 @@ struct GemmReference {
   bool transposeB = true;  // B stored [N,K] when true, [K,N] when false
 };
 
+// C[M,N] = scale_a * scale_b * (A[M,K] * B[N,K]^T) with FP8 A and B (e4m3 or e5m2, not both
+// e5m2: cuBLASLt has no e5m2 x e5m2 kernel), both K-major, per-tensor scales read from f32
+// tensors (element 0; empty name: 1), C bf16, f16 or f32: cuBLASLt's FP8 matmul.
+struct GemmFp8Reference {
+  std::string a, b, c, scaleA, scaleB;
+  int64_t M = 0, N = 0, K = 0;
+};
+
 struct AttentionReference {
   std::string q, k, v, o;
   int64_t batch = 0, heads = 0, seqQ = 0, seqKv = 0, headDim = 0;
@@ -106,14 +119,18 @@ struct IrReference {
 };
 
 struct ReferenceSpec {
-  enum class Kind { None, Gemm, Attention, Ir } kind = Kind::None;
+  enum class Kind { None, Gemm, Attention, Ir, GemmFp8 } kind = Kind::None;
   GemmReference gemm;
+  GemmFp8Reference gemmFp8;
   AttentionReference attention;
   IrReference ir;
 };
 
 struct Manifest {
   std::string kernel;
+  // The GPU the code is compiled for: "sm_90a" (the default when absent) or "sm_100a"; the
+  // runner refuses a bundle its GPU cannot run.
+  std::string target = "sm_90a";
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
   std::array<int64_t, 3> cluster{1, 1, 1};
@@ -133,7 +150,7 @@ struct Manifest {
   const TensorSpec *findTensor(const std::string &name) const;
 };
 
-// "ir", "gemm", "attention" or "none".
+// "ir", "gemm", "gemm_fp8", "attention" or "none".
 const char *referenceKindName(ReferenceSpec::Kind kind);
 
 // Parses and validates manifest text. Throws ManifestError("manifest.json: <field>: <why>"),

@@ -111,6 +111,7 @@ std::unique_ptr<GpuSession> GpuSession::open(std::string *error) {
 
 GpuSession::~GpuSession() {
   // Order matters: cuBLAS and the module before the context goes.
+  cublasLt_.reset();
   cublas_.reset();
   cupti_.reset();
   kernels_.reset();
@@ -174,6 +175,12 @@ Result GpuSession::run(const Request &request) {
 void GpuSession::runOrThrow(const Request &request, Result &r) {
   const Manifest m = loadManifest(request.bundle);
   r.kernel = m.kernel;
+  // sm_90a code runs on compute capability 9.0, sm_100a code on 10.0 only ("a" targets).
+  const std::string needs = m.target == "sm_100a" ? "10.0" : "9.0";
+  if (device_.computeCapability != needs)
+    throw ManifestError("the bundle is compiled for " + m.target + " (compute capability " + needs +
+                        "), this GPU is compute capability " + device_.computeCapability +
+                        (m.target == "sm_100a" ? ": sm_100a bundles are compile-only here" : ""));
   r.grid.assign(m.grid.begin(), m.grid.end());
   r.block.assign(m.block.begin(), m.block.end());
   if (m.hasCluster) r.cluster.assign(m.cluster.begin(), m.cluster.end());
@@ -207,6 +214,16 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     StreamWait wait = [this](CUstream s, const char *what) { waitStream(s, what); };
     // A peer-style check (cuBLAS, the fp32 attention) of one output.
     auto peerCheck = [&](const ReferenceSpec &spec) {
+      if (spec.kind == ReferenceSpec::Kind::GemmFp8) {
+        if (!cublasLt_) cublasLt_ = std::make_unique<CublasLtFp8>();
+        OutputCheckResult c;
+        c.tensor = spec.gemmFp8.c;
+        c.against = "cublaslt";
+        c.errors = verifyGemmFp8(spec.gemmFp8, m, bundle, *cublasLt_, *kernels_, stream_, wait);
+        c.tolerance = Tolerance{};
+        c.passed = passes(c.errors, c.tolerance);
+        return c;
+      }
       if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
       OutputCheckResult c;
       bool gemm = spec.kind == ReferenceSpec::Kind::Gemm;
@@ -310,6 +327,42 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   } catch (const std::exception &e) {
     // The kernel is verified and timed; only its peer could not be.
     r.warnings.push_back(std::string("the cuBLAS peer was not timed: ") + e.what());
+  }
+  // cuBLASLt's FP8 matmul on an FP8 GEMM: same method, same rotation, the kernel's output type,
+  // fast accumulation (FP8 wgmma accumulating in place, as the kernel does).
+  if (m.peer.kind == ReferenceSpec::Kind::GemmFp8) try {
+    const GemmFp8Reference &g = m.peer.gemmFp8;
+    const DType aType = m.findTensor(g.a)->dtype, bType = m.findTensor(g.b)->dtype;
+    const DType cType = m.findTensor(g.c)->dtype;
+    if (!cublasLt_) cublasLt_ = std::make_unique<CublasLtFp8>();
+    DeviceBuffer c(size_t(g.M * g.N) * dtypeSize(cType), "the cuBLASLt timing output");
+    auto call = [&](int set) {
+      auto scale = [&](const std::string &name) { return name.empty() ? CUdeviceptr(0) : bundle.tensor(name, set); };
+      cublasLt_->matmul(g, aType, bType, bundle.tensor(g.a, set), bundle.tensor(g.b, set), scale(g.scaleA),
+                        scale(g.scaleB), c.get(), cType, /*fastAccum=*/true, stream_);
+    };
+    for (int i = 0; i < request.warmup; ++i) {
+      call(i % sets);
+      waitStream(stream_, "cuBLASLt warm-up");
+    }
+    std::vector<double> ref;
+    size_t refKernels = 0;
+    for (int i = 0; i < request.reps; ++i) {
+      cupti_->beginWindow();
+      call((request.warmup + i) % sets);
+      waitStream(stream_, "a timed cuBLASLt call");
+      std::vector<KernelRecord> recs = cupti_->endWindow();
+      ref.push_back(spanMicroseconds(recs, "the timed cuBLASLt call"));
+      refKernels = std::max(refKernels, recs.size());
+    }
+    r.referenceName = CublasLtFp8::describe(aType, bType, cType, true);
+    r.referenceTiming = summarize(ref, int(refKernels));
+    r.referenceTflops = tflops(gemmFlops(g.M, g.N, g.K), r.referenceTiming->medianUs);
+    if (*r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
+  } catch (const CudaError &) {
+    throw;
+  } catch (const std::exception &e) {
+    r.warnings.push_back(std::string("the cuBLASLt FP8 peer was not timed: ") + e.what());
   }
   if (cupti_->droppedRecords() != 0)
     r.warnings.push_back("CUPTI dropped " + std::to_string(cupti_->droppedRecords()) + " activity records");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cublas_reference.h"
+#include "cublaslt_fp8.h"
 #include "cupti_timer.h"
 #include "protocol.h"
 #include "runner_kernels.h"
@@ -43,6 +44,7 @@ private:
   std::unique_ptr<RunnerKernels> kernels_;
   std::unique_ptr<CuptiTimer> cupti_;
   std::unique_ptr<CublasGemm> cublas_;  // created on first use
+  std::unique_ptr<CublasLtFp8> cublasLt_;  // created on first use (FP8 peers)
   Watchdog watchdog_;
   double watchdogSeconds_ = kDefaultWatchdogSeconds;
   const Result *current_ = nullptr;  // the request in flight, for the watchdog's timeout line

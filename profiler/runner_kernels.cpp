@@ -15,6 +15,9 @@ int dtypeCode(DType t) {
   case DType::F16: return 1;
   case DType::F32: return 2;
   case DType::I32: return 3;
+  case DType::E4M3: return 4;
+  case DType::E5M2: return 5;
+  case DType::E8M0: return 6;
   case DType::I64: break;
   }
   throw std::invalid_argument(std::string("the runner's kernels do not handle dtype ") + dtypeName(t));

@@ -8,10 +8,21 @@
 // runner_kernels.cpp.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <stdint.h>
 
-// Must match DTypeCode in runner_kernels.h.
-enum : int { kBF16 = 0, kF16 = 1, kF32 = 2, kI32 = 3 };
+// Must match dtypeCode in runner_kernels.cpp.
+enum : int { kBF16 = 0, kF16 = 1, kF32 = 2, kI32 = 3, kE4M3 = 4, kE5M2 = 5, kE8M0 = 6 };
+
+// e8m0: a bare exponent byte, 2^(b - 127); 0 is 2^-127 (an f32 subnormal), 255 is NaN.
+__device__ __forceinline__ float e8m0ToFloat(uint8_t b) {
+  if (b == 0xFF) return __int_as_float(0x7FC00000);
+  return b == 0 ? __int_as_float(0x00400000) : __int_as_float(int(b) << 23);
+}
+
+__device__ __forceinline__ float fp8ToFloat(uint8_t b, __nv_fp8_interpretation_t kind) {
+  return __half2float(__half(__nv_cvt_fp8_to_halfraw(__nv_fp8_storage_t(b), kind)));
+}
 
 // Must match ErrorStatsDevice in runner_kernels.h.
 struct ErrorStats {
@@ -41,11 +52,16 @@ __device__ __forceinline__ float loadAsFloat(const void *p, int dtype, uint64_t 
   case kBF16: return __bfloat162float(static_cast<const __nv_bfloat16 *>(p)[i]);
   case kF16: return __half2float(static_cast<const __half *>(p)[i]);
   case kF32: return static_cast<const float *>(p)[i];
+  case kE4M3: return fp8ToFloat(static_cast<const uint8_t *>(p)[i], __NV_E4M3);
+  case kE5M2: return fp8ToFloat(static_cast<const uint8_t *>(p)[i], __NV_E5M2);
+  case kE8M0: return e8m0ToFloat(static_cast<const uint8_t *>(p)[i]);
   default: return float(static_cast<const int *>(p)[i]);
   }
 }
 
-// normal != 0: Box-Muller with (a, b) = (mean, std); else uniform in [a, b).
+// normal != 0: Box-Muller with (a, b) = (mean, std); else uniform in [a, b). FP8 values are the
+// draws rounded to nearest (saturating to the largest finite value); an e8m0 scale is 2^x for the
+// draw x rounded to an integer in -127..127, so uniform in [-2, 2) gives powers of two near 1.
 extern "C" __global__ void stagecraft_fill_random(void *p, int dtype, uint64_t n, int normal, float a,
                                                   float b, uint64_t seed) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
@@ -62,6 +78,9 @@ extern "C" __global__ void stagecraft_fill_random(void *p, int dtype, uint64_t n
     case kBF16: static_cast<__nv_bfloat16 *>(p)[i] = __float2bfloat16_rn(v); break;
     case kF16: static_cast<__half *>(p)[i] = __float2half_rn(v); break;
     case kF32: static_cast<float *>(p)[i] = v; break;
+    case kE4M3: static_cast<uint8_t *>(p)[i] = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3); break;
+    case kE5M2: static_cast<uint8_t *>(p)[i] = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E5M2); break;
+    case kE8M0: static_cast<uint8_t *>(p)[i] = uint8_t(127 + int(fminf(fmaxf(rintf(v), -127.0f), 127.0f))); break;
     default: static_cast<int *>(p)[i] = int(floorf(v)); break;
     }
   }

@@ -96,7 +96,7 @@ std::string validateTensorMap(const TensorMapSpec &spec, const TensorSpec &tenso
            std::to_string(rank - 1) + "] = " + std::to_string(spec.box[rank - 1]) + " x " +
            std::to_string(elem) + " bytes)";
   if (spec.oobFill == OobFill::NaN && !dtypeIsFloat(spec.dtype))
-    return path + ".oob_fill: \"nan\" needs a floating-point dtype";
+    return path + ".oob_fill: \"nan\" needs a bf16, f16 or f32 dtype, got " + dtypeName(spec.dtype);
 
   // The view must stay inside the tensor's allocation: TMA does not bounds-check the strides,
   // only the view's own dimensions.
@@ -116,6 +116,11 @@ TensorMapArgs deriveTensorMapArgs(const TensorMapSpec &spec) {
   case DType::F32: a.dataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
   case DType::I32: a.dataType = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
   case DType::I64: a.dataType = CU_TENSOR_MAP_DATA_TYPE_INT64; break;
+  // TMA moves bytes: FP8 and e8m0 tiles are UINT8 tensor maps (the swizzle and boxes are in
+  // bytes either way; only the OOB NaN fill needs a float type, and it is refused above).
+  case DType::E4M3:
+  case DType::E5M2:
+  case DType::E8M0: a.dataType = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
   }
   const size_t rank = spec.globalShape.size();
   a.rank = cuuint32_t(rank);

@@ -192,7 +192,10 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       if (e.def != l || e.use == l)
         continue;
       lastUse = std::max(lastUse, p.sched[e.use].stage);
-      if (g.units[e.use].kind == UnitKind::Dot)
+      // (A tile.dot_scaled reads its operands synchronously, upcasting them;
+      // its wgmma reads the upcast B, its own local buffer, below.)
+      if (g.units[e.use].kind == UnitKind::Dot &&
+          g.units[e.use].localReader != static_cast<int>(e.use))
         asyncWait = std::max(asyncWait, p.sched[e.use].wait);
     }
     LoadBuffers b;
@@ -202,6 +205,22 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     b.copies = lastUse - p.sched[l].stage + 1 + asyncWait;
     b.bytesPerCopy = g.units[l].bufferBytes;
     ring += b.copies * (b.bytesPerCopy + limits.barrierBytesPerCopy);
+    r.buffers.push_back(b);
+  }
+  // Upcast B tiles the consumers write for a dot: one copy per stage from
+  // the writer to the dot, one the dot reads while the next is written, one
+  // per wgmma group still reading it, and one more because the consumer
+  // warp groups overwrite a copy only when all of them are past the dot
+  // that read it (their barrier after the previous write).
+  for (unsigned u = 0; u < g.units.size(); ++u) {
+    if (!g.units[u].localSmemBytes || g.units[u].localReader < 0)
+      continue;
+    const OpSchedule &rd = p.sched[g.units[u].localReader];
+    LoadBuffers b;
+    b.name = g.units[u].name + " (upcast B)";
+    b.copies = std::max<int64_t>(rd.stage - p.sched[u].stage, 0) + 2 + rd.wait;
+    b.bytesPerCopy = g.units[u].localSmemBytes;
+    ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
   }
   int64_t total = g.fixedSmemBytes + std::max(ring, g.epilogueSmemBytes);

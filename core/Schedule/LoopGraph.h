@@ -48,6 +48,12 @@ struct Unit {
   std::vector<unsigned> ops; // indices into LoopGraph::ops, program order
   int64_t bufferBytes = 0;   // loads: bytes of one shared-memory buffer
   int64_t flops = 0;         // dots: per iteration
+  /// Shared memory the unit writes for a dot to read, one copy: the bf16 B
+  /// operand a tile.upcast (or a tile.dot_scaled, for itself) makes from
+  /// FP8, which wgmma reads from shared memory. `localReader` is that dot's
+  /// unit (this unit for a tile.dot_scaled).
+  int64_t localSmemBytes = 0;
+  int localReader = -1;
   std::string location;      // of its first op
   std::string summary;       // e.g. "tile.reduce, arith.maximumf, ..."
 };

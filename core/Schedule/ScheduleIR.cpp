@@ -44,7 +44,7 @@ static bool isTensor(Type t) { return isa<RankedTensorType>(t); }
 bool stagecraft::isScheduledOp(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>())
     return false;
-  if (isa<LoadOp, StoreOp, DotOp>(op) || getSchedule(op))
+  if (isa<LoadOp, StoreOp, DotOp, DotScaledOp>(op) || getSchedule(op))
     return true;
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
@@ -143,6 +143,12 @@ static int64_t tensorBytes(Type type) {
          std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+bool stagecraft::upcastFeedsDotB(Value v) {
+  return !v.use_empty() && llvm::all_of(v.getUses(), [](OpOperand &use) {
+    return isa<DotOp>(use.getOwner()) && use.getOperandNumber() == 1;
+  });
+}
+
 static std::string describeValue(Value v, bool fromLoad) {
   std::string shape;
   if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
@@ -194,14 +200,32 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
         hasDot = true;
         unit.flops += dot.getFlops();
       }
+      if (auto dot = dyn_cast<DotScaledOp>(op)) {
+        hasDot = true;
+        unit.flops += dot.getFlops();
+        // Its B, upcast to bf16 in shared memory for wgmma.
+        unit.localSmemBytes += dot.getN() * dot.getK() * 2;
+      }
+      if (isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0)))
+        unit.localSmemBytes += tensorBytes(op->getResult(0).getType());
       std::string opName = op->getName().getStringRef().str();
       if (unit.summary.find(opName) == std::string::npos)
         unit.summary += (unit.summary.empty() ? "" : ", ") + opName;
     }
     unit.kind = hasDot ? UnitKind::Dot : hasLoad ? UnitKind::Load : UnitKind::Compute;
+    if (unit.localSmemBytes && hasDot)
+      unit.localReader = u;
     unit.location = g.ops[unit.ops.front()].location;
     g.units.push_back(std::move(unit));
   }
+
+  // Units that upcast a dot's B into shared memory: the dot reading it.
+  for (unsigned u = 0; u < units->names.size(); ++u)
+    for (Operation *op : units->ops[u])
+      if (isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0)))
+        for (Operation *user : op->getResult(0).getUsers())
+          if (opIndex.count(user) && g.units[u].localReader < 0)
+            g.units[u].localReader = g.ops[opIndex[user]].unit;
 
   // Edges and register-resident values.
   Operation *yield = loop.getBody()->getTerminator();
@@ -255,6 +279,9 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       // it already has, so it costs what its input costs.
       v.bytes = isa<BroadcastOp>(op) ? tensorBytes(op.getOperand(0).getType())
                                      : tensorBytes(result.getType());
+      // An upcast B lives in shared memory (Unit::localSmemBytes).
+      if (isa<UpcastOp>(op) && upcastFeedsDotB(result))
+        v.bytes = 0;
       for (OpOperand &use : result.getUses()) {
         Operation *owner = use.getOwner();
         if (owner == yield) {

@@ -42,6 +42,10 @@ struct LoopUnits {
 };
 mlir::FailureOr<LoopUnits> collectUnits(mlir::scf::ForOp loop);
 
+/// Whether `v`, a tile.upcast result, is read only as dots' B operand: it
+/// then lives in shared memory, where wgmma reads B.
+bool upcastFeedsDotB(mlir::Value v);
+
 /// Builds the graph of the kernel's pipelined loop; emits diagnostics at the
 /// offending op on failure.
 mlir::FailureOr<LoopGraph> buildLoopGraph(mlir::func::FuncOp kernel);

@@ -44,7 +44,8 @@ static void initNVPTX() {
   });
 }
 
-LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::string &ptxOut) {
+LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::string &ptxOut,
+                                  const Target &gpu) {
   initNVPTX();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -60,7 +61,7 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::str
     return module.emitError("NVPTX target unavailable: ") << error;
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "sm_90a", "+ptx80", targetOptions, std::nullopt, std::nullopt,
+      triple, gpu.name(), gpu.ptxFeature(), targetOptions, std::nullopt, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
@@ -129,7 +130,7 @@ static std::string findPtxas(llvm::StringRef preferred) {
 }
 
 LogicalResult stagecraft::assembleCubin(llvm::StringRef ptxasPath,
-                                        CompileResult &result) {
+                                        CompileResult &result, const Target &gpu) {
   std::string ptxas = findPtxas(ptxasPath);
   if (ptxas.empty()) {
     result.diagnostics.push_back(
@@ -155,8 +156,9 @@ LogicalResult stagecraft::assembleCubin(llvm::StringRef ptxasPath,
     }
     os << result.ptx;
   }
+  std::string arch = ("-arch=" + gpu.name()).str();
   llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, "-arch=sm_90a", "-O3", "-v", ptxFile, "-o", cubinFile};
+      ptxas, arch, "-O3", "-v", ptxFile, "-o", cubinFile};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile, logFile};
   std::string errMsg;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,

@@ -62,7 +62,7 @@ bool cancelled(const CompileOptions &o) {
 /// The reference kernel: the scheduled IR lowered plainly, to PTX. Blocks:
 /// enough to fill the GPU, each with its scratch, at most 2 GiB of it.
 LogicalResult lowerReference(ModuleOp module, const KernelManifest &manifest,
-                             CompileResult &result) {
+                             CompileResult &result, const Target &target) {
   PassManager pm(module.getContext());
   for (const PipelineStep &step : referencePipeline())
     step.add(pm);
@@ -85,7 +85,7 @@ LogicalResult lowerReference(ModuleOp module, const KernelManifest &manifest,
   result.referenceBlocks = std::max<int64_t>(
       1, std::min<int64_t>({manifest.programs, 8 * 132, std::max<int64_t>(132, byMemory)}));
   std::string llvmIR;
-  return emitPtx(module, llvmIR, result.referencePtx);
+  return emitPtx(module, llvmIR, result.referencePtx, target);
 }
 } // namespace
 
@@ -103,6 +103,12 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   std::string problem = checkInputText(source, sourceName);
   if (!problem.empty()) {
     result.diagnostics.push_back(problem);
+    return finish(CompileResult::Status::Error);
+  }
+  std::optional<Target> target = Target::parse(options.target);
+  if (!target) {
+    result.diagnostics.push_back("error: unknown target \"" + options.target + "\" (known: " +
+                                 Target::known().str() + ")");
     return finish(CompileResult::Status::Error);
   }
 
@@ -166,6 +172,8 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     return finish(CompileResult::Status::Ok);
 
   FailureOr<KernelManifest> manifest = deriveManifest(*kernel, options.sizes);
+  if (succeeded(manifest))
+    manifest->target = target->name().str();
   if (failed(manifest))
     return finish(CompileResult::Status::Error);
   // For export: the interface at any sizes (signature.json).
@@ -211,7 +219,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   }
 
   t = Clock::now();
-  if (failed(emitPtx(*module, result.llvmIR, result.ptx)))
+  if (failed(emitPtx(*module, result.llvmIR, result.ptx, *target)))
     return finish(CompileResult::Status::Error);
   result.ptxMillis = millisSince(t);
   if (cancelled(options))
@@ -219,7 +227,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
 
   if (referenceModule) {
     t = Clock::now();
-    if (failed(lowerReference(*referenceModule, *manifest, result)))
+    if (failed(lowerReference(*referenceModule, *manifest, result, *target)))
       return finish(CompileResult::Status::Error);
     ReferenceLaunch launch{result.referenceKernel, result.referenceBlocks, 256,
                            result.referenceScratchPerBlock};
@@ -231,7 +239,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
 
   if (options.emitCubin) {
     t = Clock::now();
-    if (failed(assembleCubin(options.ptxasPath, result)))
+    if (failed(assembleCubin(options.ptxasPath, result, *target)))
       return finish(CompileResult::Status::Error);
     result.ptxasMillis = millisSince(t);
   }

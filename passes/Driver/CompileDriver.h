@@ -43,6 +43,9 @@ struct CompileOptions {
   /// Lower the kernel a second time, plainly, into the reference kernel the
   /// runner checks it against (reference.ptx). Done after the kernel's PTX.
   bool emitReference = true;
+  /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
+  /// (Blackwell: compile-only here, no runner; docs/compiler.md).
+  std::string target = "sm_90a";
   /// ptxas to use; empty: $PATH, then /usr/local/cuda/bin/ptxas.
   std::string ptxasPath;
   /// Set to true from another thread to cancel.

@@ -16,9 +16,8 @@ using namespace stagecraft;
 using namespace stagecraft::tile;
 
 static const char *dtypeName(Type t) {
-  if (t.isBF16()) return "bf16";
-  if (t.isF16()) return "f16";
-  return "f32";
+  const char *name = elementTypeName(t);
+  return *name ? name : "f32";
 }
 
 namespace {
@@ -32,6 +31,10 @@ std::vector<std::string> tensorNames(func::FuncOp kernel, const std::vector<bool
     names[gemm->a] = "A";
     names[gemm->b] = "B";
     names[gemm->c] = "C";
+    if (gemm->scaleA >= 0)
+      names[gemm->scaleA] = "scale_a";
+    if (gemm->scaleB >= 0)
+      names[gemm->scaleB] = "scale_b";
   } else if (attention) {
     names[attention->q] = "Q";
     names[attention->k] = "K";
@@ -104,11 +107,18 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     auto sa = shapeOf(gemm->a), sb = shapeOf(gemm->b), sc = shapeOf(gemm->c);
     int64_t M = sa[0], K = sa[1];
     int64_t N = gemm->transposeB ? sb[0] : sb[1];
+    // cuBLASLt's FP8 matmul wants every size a multiple of 16.
+    bool fits = !gemm->fp8 || (M % 16 == 0 && N % 16 == 0 && K % 16 == 0);
     if (sa.size() == 2 && sb.size() == 2 && sc == std::vector<int64_t>{M, N} &&
-        (gemm->transposeB ? sb[1] : sb[0]) == K) {
+        (gemm->transposeB ? sb[1] : sb[0]) == K && fits) {
       flops = 2.0 * M * N * K;
-      peer = llvm::json::Object{{"kind", "gemm"}, {"a", "A"}, {"b", "B"}, {"c", "C"},
-                                {"M", M}, {"N", N}, {"K", K}, {"transpose_b", gemm->transposeB}};
+      peer = llvm::json::Object{{"kind", gemm->fp8 ? "gemm_fp8" : "gemm"}, {"a", "A"}, {"b", "B"},
+                                {"c", "C"}, {"M", M}, {"N", N}, {"K", K},
+                                {"transpose_b", gemm->transposeB}};
+      if (gemm->scaleA >= 0)
+        peer["scale_a"] = "scale_a";
+      if (gemm->scaleB >= 0)
+        peer["scale_b"] = "scale_b";
     } else {
       gemm.reset();
     }
@@ -184,9 +194,13 @@ stagecraft::deriveManifest(func::FuncOp kernel,
                                 {"dtype", dtypeName(desc.getElementType())},
                                 {"shape", std::move(tensorShape)},
                                 {"role", stored[i] ? "output" : "input"}};
+      // Inputs uniform in [-1, 1] (rounded to the dtype: FP8 values fill
+      // their range densely there); e8m0 scales 2^x for x drawn in [-2, 2]
+      // and rounded, powers of two near 1.
+      double range = isScaleType(desc.getElementType()) ? 2.0 : 1.0;
       if (!stored[i])
-        tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -1.0},
-                                            {"high", 1.0}, {"seed", int64_t(i + 1)}};
+        tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -range},
+                                            {"high", range}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
       int64_t swizzle = stored[i] ? 0 : desc.getLoadSwizzleBytes();
       params.push_back(llvm::json::Object{
@@ -257,9 +271,12 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
   } else {
     reference = ",\n  \"reference\": {\"kind\": \"none\"}";
   }
+  std::string targetField =
+      target == "sm_90a" ? "" : llvm::formatv("  \"target\": \"{0}\",\n", target).str();
   return llvm::formatv("{{\n  \"format\": \"stagecraft-bundle\",\n  \"version\": 1,\n"
                        "  \"kernel\": \"{0}\",\n  \"grid\": [{1}, {2}, {3}],\n"
-                       "  \"block\": [{4}, 1, 1],\n  \"dynamic_smem_bytes\": {5},\n{6}{7}\n}\n",
-                       kernel, grid[0], grid[1], grid[2], blockThreads, smem, body, reference)
+                       "  \"block\": [{4}, 1, 1],\n  \"dynamic_smem_bytes\": {5},\n{8}{6}{7}\n}\n",
+                       kernel, grid[0], grid[1], grid[2], blockThreads, smem, body, reference,
+                       targetField)
       .str();
 }

@@ -44,6 +44,9 @@ struct KernelManifest {
   std::string body; // JSON fields: flops, problem, tensors, params, peer
   std::vector<OutputTolerance> outputs;
   int64_t programs = 1;
+  /// The GPU the kernel is compiled for, written when it is not sm_90a (a
+  /// runner refuses a bundle its GPU cannot run).
+  std::string target = "sm_90a";
   /// The JSON document, given the lowering's block size and shared memory
   /// and the reference kernel's launch (none: the bundle has no reference).
   std::string toJson(int64_t blockThreads, int64_t dynamicSmemBytes,

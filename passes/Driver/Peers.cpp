@@ -51,6 +51,28 @@ SmallVector<std::string> names(ArrayRef<Operation *> ops) {
   return n;
 }
 
+bool isConstantZero(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto i = c ? dyn_cast<IntegerAttr>(c.getValue()) : IntegerAttr();
+  return i && i.getInt() == 0;
+}
+
+/// A per-tensor scale: the product of elements 0 of f32 tiles loaded at
+/// coordinates 0 from kernel arguments; their argument numbers appended.
+bool collectScales(Value s, SmallVector<int> &args) {
+  if (auto mul = s.getDefiningOp<arith::MulFOp>())
+    return collectScales(mul.getLhs(), args) && collectScales(mul.getRhs(), args);
+  auto ex = s.getDefiningOp<tensor::ExtractOp>();
+  if (!ex || !llvm::all_of(ex.getIndices(), isConstantZero))
+    return false;
+  auto load = ex.getTensor().getDefiningOp<LoadOp>();
+  if (!load || !load.getDesc().getType().getElementType().isF32() ||
+      !llvm::all_of(load.getCoords(), isConstantZero) || argOf(load.getDesc()) < 0)
+    return false;
+  args.push_back(argOf(load.getDesc()));
+  return true;
+}
+
 } // namespace
 
 std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
@@ -74,32 +96,61 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   auto la = dot.getA().getDefiningOp<LoadOp>(), lb = dot.getB().getDefiningOp<LoadOp>();
   if (!la || !lb || la == lb)
     return std::nullopt;
-  if (!cast<RankedTensorType>(dot.getA().getType()).getElementType().isBF16())
-    return std::nullopt; // the runner's cuBLAS peer takes bf16 operands
-  // After the loop: the result, maybe converted, stored once; nothing else.
+  Type ta = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  Type tb = cast<RankedTensorType>(dot.getB().getType()).getElementType();
+  bool fp8 = isFp8(ta);
+  // The runner's cuBLAS peer takes bf16 operands; its cuBLASLt FP8 peer
+  // K-major e4m3/e5m2 operands, not both e5m2.
+  if (!ta.isBF16() && !(fp8 && dot.getTransposeB() &&
+                        !(isa<Float8E5M2Type>(ta) && isa<Float8E5M2Type>(tb))))
+    return std::nullopt;
+  // After the loop: the result, maybe scaled (FP8) and converted, stored
+  // once; nothing else but the scales' loads, extracts and splats.
   SmallVector<Operation *> outside = tensorOps(kernel.getBody().front());
   StoreOp store;
   Value stored = loop.getResult(0);
+  SmallVector<int> scales;
   for (Operation *op : outside) {
-    if (op == loop.getOperation())
-      continue;
+    if (op == loop.getOperation() || isa<tensor::SplatOp, tensor::ExtractOp>(op))
+      continue; // a splat or an extract counts where a scale uses it
     if (auto s = dyn_cast<StoreOp>(op)) {
       if (store)
         return std::nullopt;
       store = s;
     } else if (isa<arith::TruncFOp, arith::ExtFOp>(op) && op->getOperand(0) == stored) {
       stored = op->getResult(0);
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      if (!fp8 || !llvm::all_of(load->getUsers(), [](Operation *u) {
+            return isa<tensor::ExtractOp>(u);
+          }))
+        return std::nullopt;
+    } else if (auto mul = dyn_cast<arith::MulFOp>(op); mul && fp8 && llvm::is_contained(mul->getOperands(), stored)) {
+      Value other = mul.getLhs() == stored ? mul.getRhs() : mul.getLhs();
+      auto splat = other.getDefiningOp<tensor::SplatOp>();
+      if (!splat || !collectScales(splat.getInput(), scales))
+        return std::nullopt;
+      stored = mul.getResult();
     } else {
       return std::nullopt;
     }
   }
   if (!store || store.getValue() != stored)
     return std::nullopt;
-  // cuBLAS takes bf16 operands to a bf16 or f32 result.
+  // cuBLAS takes bf16 operands to a bf16 or f32 result; cuBLASLt FP8 to
+  // bf16, f16 or f32.
   Type out = cast<RankedTensorType>(stored.getType()).getElementType();
-  if (!out.isBF16() && !out.isF32())
+  if (!out.isBF16() && !out.isF32() && !(fp8 && out.isF16()))
+    return std::nullopt;
+  llvm::sort(scales);
+  scales.erase(std::unique(scales.begin(), scales.end()), scales.end());
+  if (scales.size() > 2)
     return std::nullopt;
   GemmPeer p;
+  p.fp8 = fp8;
+  if (scales.size() > 0)
+    p.scaleA = scales[0];
+  if (scales.size() > 1)
+    p.scaleB = scales[1];
   p.a = argOf(la.getDesc());
   p.b = argOf(lb.getDesc());
   p.c = argOf(store.getDesc());

@@ -9,10 +9,16 @@
 namespace stagecraft {
 
 /// C = A B (B with transpose_b: A B^T), bf16 operands, f32 accumulation
-/// from zero, the result stored as it is or converted.
+/// from zero, the result stored as it is or converted. Or, with FP8
+/// operands (e4m3/e5m2, not both e5m2; K-major), C = sa sb A B^T: the
+/// accumulator multiplied by splats of per-tensor scales (element 0 of
+/// one or two f32 tensors loaded before the loop), as cuBLASLt's FP8 matmul
+/// with scale pointers computes it.
 struct GemmPeer {
   int a = -1, b = -1, c = -1; // kernel argument numbers
   bool transposeB = true;
+  bool fp8 = false;
+  int scaleA = -1, scaleB = -1; // FP8: the scales' arguments (-1: none)
 };
 std::optional<GemmPeer> matchGemmPeer(mlir::func::FuncOp kernel);
 

@@ -23,11 +23,13 @@ static void addConversions(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &,
+std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &options,
                                                       llvm::StringRef) {
+  TileLowerToNVVMOptions lowering;
+  lowering.target = options.target;
   return {
       {"tile-lower-to-nvvm",
-       [](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM()); }},
+       [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},
       {"convert-to-llvm", addConversions},
       {"canonicalize",
        [](OpPassManager &pm) {

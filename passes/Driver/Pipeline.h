@@ -3,6 +3,7 @@
 #define STAGECRAFT_PASSES_DRIVER_PIPELINE_H
 
 #include "passes/Driver/CompileDriver.h"
+#include "passes/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -27,8 +28,10 @@ std::vector<PipelineStep> codegenPipeline(const CompileOptions &options,
                                           llvm::StringRef kernel);
 
 /// Translates the lowered module to LLVM IR, optimizes it and emits PTX for
-/// sm_90a through LLVM's NVPTX back end into `llvmIR` and `ptx`.
-mlir::LogicalResult emitPtx(mlir::ModuleOp module, std::string &llvmIR, std::string &ptx);
+/// `target` (sm_90a or sm_100a) through LLVM's NVPTX back end into `llvmIR`
+/// and `ptx`.
+mlir::LogicalResult emitPtx(mlir::ModuleOp module, std::string &llvmIR, std::string &ptx,
+                            const Target &target = Target());
 
 /// The reference kernel's lowering: tile-lower-reference, then the same
 /// conversions as the kernel's.
@@ -38,7 +41,7 @@ std::vector<PipelineStep> referencePipeline();
 /// ptxas is not an error (the bundle then carries PTX only, which the driver
 /// JIT-compiles); a ptxas failure is.
 mlir::LogicalResult assembleCubin(llvm::StringRef ptxasPath,
-                                  CompileResult &result);
+                                  CompileResult &result, const Target &target = Target());
 
 /// Parses `ptxas -v` output for the kernel's registers, shared memory,
 /// spills and stack frame.

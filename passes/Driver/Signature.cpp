@@ -88,13 +88,7 @@ std::string nameAt(Location loc, StringRef source) {
   return source.slice(pos + 1, end).str();
 }
 
-const char *dtypeName(Type t) {
-  if (t.isBF16()) return "bf16";
-  if (t.isF16()) return "f16";
-  if (t.isF32()) return "f32";
-  if (t.isInteger(32)) return "i32";
-  return "";
-}
+const char *dtypeName(Type t) { return tile::elementTypeName(t); }
 
 } // namespace
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/ConsumerLoop.h"
+#include "passes/Lowering/Tcgen05.h"
 #include "passes/Lowering/patterns/Memory.h"
 
 using namespace mlir;
@@ -71,6 +72,11 @@ public:
 
 private:
   Frag lookup(Value v, const BodyUnit *user);
+  /// A loaded tile where it lies in shared memory at the current source
+  /// iteration (a ring slot, after waiting for it, or a resident).
+  SmemRef smemOperand(Value v);
+  /// The local ring slot a value is written to (LocalRings.h), or none.
+  SmemRef localSlot(Value v);
   Frag readLoaded(Value v, const BodyUnit *user);
   Frag materialize(const Frag &f, const Layout &to);
   /// How a value crosses from the unit that makes it to others (and around
@@ -86,6 +92,9 @@ private:
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
   void emitKernelIteration(Value kit, ValueRange carriedIn);
+  /// The kernel loop and its peeled last iteration (sm_90a); the loop's
+  /// results in `outside`.
+  void emitKernelLoop();
   SmallVector<Value> carriedYields();
   Layout layoutOf(Value v) const { return p.layouts.lookup(v); }
   Type elemTypeOf(Value v) const { return cast<RankedTensorType>(v.getType()).getElementType(); }
@@ -111,7 +120,7 @@ Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
     block = el / 2;
     half = el % 2;
   }
-  return e.add(row0, e.c32(64 * block + 8 * half));
+  return e.add(row0, e.c32(geom.blockStride * block + 8 * half));
 }
 
 Value ConsumerEmitter::colOf(const Layout &l, int64_t el) {
@@ -183,6 +192,23 @@ SmallVector<Value> ConsumerEmitter::undefStorage(Value v) {
   return SmallVector<Value>(storageCount(v), u);
 }
 
+SmemRef ConsumerEmitter::smemOperand(Value v) {
+  if (const Resident *r = p.residentOf(v))
+    return SmemRef{e.c32(r->offset), &r->tile};
+  const Ring *r = p.ringOf(v);
+  assert(r && curSrc && "placement: a tile read from shared memory is loaded");
+  frame.waitFull(e, *r, curSrc);
+  return SmemRef{frame.slotOffset(e, *r, curSrc), &r->tile};
+}
+
+SmemRef ConsumerEmitter::localSlot(Value v) {
+  const LocalRing *r = p.localOf(v);
+  if (!r)
+    return SmemRef{};
+  Value slot = e.remu(curSrc, e.c32(r->copies));
+  return SmemRef{e.add(e.c32(r->offset), e.mul(slot, e.c32(r->stride))), &r->tile};
+}
+
 Frag ConsumerEmitter::readLoaded(Value v, const BodyUnit *user) {
   if (auto it = local.find(v); it != local.end())
     return it->second;
@@ -244,6 +270,11 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
 
 void ConsumerEmitter::evalOp(Operation *op) {
   Value result = op->getResult(0);
+  if (auto up = dyn_cast<UpcastOp>(op)) {
+    local[result] = emitUpcast(*this, up, smemOperand(up.getInput()), smemOperand(up.getScale()),
+                               localSlot(result), layoutOf(result));
+    return;
+  }
   const TilePattern *pattern = findPattern(op);
   local[result] = pattern->emit(op, *this, layoutOf(result));
 }
@@ -256,6 +287,8 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
       return SmemRef{e.c32(r->offset), &r->tile};
     if (const Ring *r = p.ringOf(v))
       return SmemRef{frame.slotOffset(e, *r, src), &r->tile};
+    if (p.localOf(v)) // written by its upcast, behind the upcast's barrier
+      return localSlot(v);
     return SmemRef{};
   };
   const Ring *ra = p.ringOf(d.getA()), *rb = p.ringOf(d.getB());
@@ -403,29 +436,7 @@ SmallVector<Value> ConsumerEmitter::carriedYields() {
   return yields;
 }
 
-void ConsumerEmitter::run() {
-  Value lane = e.remu(ctid, e.c32(32));
-  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
-  cwg = e.divu(ctid, e.c32(128));
-  row0 = e.add(e.add(e.mul(cwg, e.c32(64 * geom.rowBlocks)), e.mul(warp, e.c32(16))),
-               e.divu(lane, e.c32(4)));
-  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
-  frame.waitResidents(e);
-
-  // Register values before the loop (loads are residents, read at use).
-  Block &entry = p.kernel.getBody().front();
-  for (Operation &op : entry) {
-    if (&op == p.loop.getOperation())
-      break;
-    if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
-        !isa<LoadOp>(op)) {
-      local.clear();
-      evalOp(&op);
-      outside[op.getResult(0)] = local[op.getResult(0)];
-    }
-  }
-  local.clear();
-
+void ConsumerEmitter::emitKernelLoop() {
   // Carried copies start as the loop's init (yielded values) or undef.
   SmallVector<Value> inits;
   for (auto &[v, copies] : p.carried) {
@@ -505,6 +516,40 @@ void ConsumerEmitter::run() {
     for (int64_t i = 0; i < l.count(geom); ++i)
       f.elems.push_back(tied[k++]);
     outside[r] = f;
+  }
+
+}
+
+void ConsumerEmitter::run() {
+  Value lane = e.remu(ctid, e.c32(32));
+  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
+  cwg = e.divu(ctid, e.c32(128));
+  row0 = e.add(e.add(e.mul(cwg, e.c32(geom.blockStride * geom.rowBlocks)),
+                     e.mul(warp, e.c32(geom.warpStride))),
+               e.divu(lane, e.c32(4)));
+  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+  frame.waitResidents(e);
+
+  // Register values before the loop (loads are residents, read at use).
+  Block &entry = p.kernel.getBody().front();
+  for (Operation &op : entry) {
+    if (&op == p.loop.getOperation())
+      break;
+    if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
+        !isa<LoadOp>(op)) {
+      local.clear();
+      evalOp(&op);
+      outside[op.getResult(0)] = local[op.getResult(0)];
+    }
+  }
+  local.clear();
+
+  if (p.target.blackwell()) {
+    // sm_100a: the accumulators stay in tensor memory (Tcgen05.h).
+    for (auto &[r, f] : emitTcgen05Loop(e, p, frame, ctid))
+      outside[r] = f;
+  } else {
+    emitKernelLoop();
   }
 
   // After the loop: register math and the stores (scalars at no source

@@ -253,14 +253,23 @@ static Value inlineAsm(OpBuilder &b, Location loc, Type result,
 SmallVector<Value> Emitter::wgmmaRegs(int n, StringRef abType, ValueRange aRegs, Value descA,
                                       Value descB, ValueRange acc, Value scaleD, bool transA,
                                       bool transB) {
+  return wgmmaTyped(n, abType, abType, aRegs, descA, descB, acc, scaleD, transA, transB);
+}
+
+SmallVector<Value> Emitter::wgmmaTyped(int n, StringRef aType, StringRef bType,
+                                       ValueRange aRegs, Value descA, Value descB,
+                                       ValueRange acc, Value scaleD, bool transA, bool transB) {
   // Operand numbering: $0..$(regs-1) the accumulators (outputs), then the A
   // registers (or descriptor), the B descriptor, scale-d, and last the
-  // accumulator inputs tied to the outputs.
+  // accumulator inputs tied to the outputs. 8-bit types take k32 steps and
+  // no transpose immediates (K-major only).
+  bool eightBit = aType.starts_with("e");
   int regs = n / 2;
   int next = regs;
   std::string text = llvm::formatv("{{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
-                                   "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{",
-                                   regs + (aRegs.empty() ? 1 : 4) + 1, n, abType)
+                                   "wgmma.mma_async.sync.aligned.m64n{1}k{4}.f32.{2}.{3} {{",
+                                   regs + (aRegs.empty() ? 1 : 4) + 1, n, aType, bType,
+                                   eightBit ? 32 : 16)
                          .str();
   for (int i = 0; i < regs; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
@@ -288,9 +297,12 @@ SmallVector<Value> Emitter::wgmmaRegs(int n, StringRef abType, ValueRange aRegs,
   operands.push_back(scaleD);
   // Immediate operands: scale-a, scale-b, then trans-a (descriptor A only;
   // a register A is K-major by construction) and trans-b.
-  text += aRegs.empty()
-              ? llvm::formatv(", p, 1, 1, {0}, {1}; }", transA ? 1 : 0, transB ? 1 : 0).str()
-              : llvm::formatv(", p, 1, 1, {0}; }", transB ? 1 : 0).str();
+  if (eightBit)
+    text += ", p, 1, 1; }";
+  else
+    text += aRegs.empty()
+                ? llvm::formatv(", p, 1, 1, {0}, {1}; }", transA ? 1 : 0, transB ? 1 : 0).str()
+                : llvm::formatv(", p, 1, 1, {0}; }", transB ? 1 : 0).str();
   for (int i = 0; i < regs; ++i) {
     constraints += "," + std::to_string(i);
     operands.push_back(acc[i]);

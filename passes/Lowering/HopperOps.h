@@ -117,6 +117,12 @@ public:
                                            mlir::ValueRange aRegs, mlir::Value descA,
                                            mlir::Value descB, mlir::ValueRange acc,
                                            mlir::Value scaleD, bool transA, bool transB);
+  /// The same with each operand's type: "bf16", "f16", or for FP8 "e4m3" /
+  /// "e5m2" (m64nNk32, K-major operands only: `transA`/`transB` unused).
+  llvm::SmallVector<mlir::Value> wgmmaTyped(int n, llvm::StringRef aType, llvm::StringRef bType,
+                                            mlir::ValueRange aRegs, mlir::Value descA,
+                                            mlir::Value descB, mlir::ValueRange acc,
+                                            mlir::Value scaleD, bool transA, bool transB);
   /// wgmma.wait_group `pending`, passing `values` through the same asm so
   /// that no use of a wgmma result can be scheduled above the wait.
   llvm::SmallVector<mlir::Value> wgmmaWaitTie(int pending, mlir::ValueRange values);

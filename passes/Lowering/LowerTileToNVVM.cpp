@@ -12,8 +12,12 @@
 #include "passes/Passes.h"
 #include "passes/Lowering/ConsumerLoop.h"
 #include "passes/Lowering/Expansion.h"
+#include "passes/Lowering/LocalRings.h"
 #include "passes/Lowering/Placement.h"
+#include "passes/Lowering/SplitScaledDots.h"
+#include "passes/Lowering/Tcgen05.h"
 #include "passes/Lowering/WarpGroupFrame.h"
+#include "passes/Lowering/patterns/Memory.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 
@@ -28,18 +32,29 @@ using namespace stagecraft::lowering;
 
 namespace {
 
-LogicalResult lowerKernel(func::FuncOp kernel) {
+LogicalResult lowerKernel(func::FuncOp kernel, const Target &target) {
+  if (!target.blackwell())
+    splitScaledDots(kernel); // sm_90a has no block-scaled MMA
   KernelPlan plan;
   plan.kernel = kernel;
+  plan.target = target;
   if (failed(placeKernel(plan)) || failed(expandSchedule(plan)) ||
-      failed(layoutSharedMemory(plan)))
+      failed(layoutSharedMemory(plan)) || failed(layoutLocalRings(plan)))
+    return failure();
+  planLocalRingWaits(plan);
+  if (target.blackwell() && failed(planTcgen05(plan)))
     return failure();
   OpBuilder b(kernel.getContext());
   WarpGroupFrame frame(b, plan);
+  frame.sources.extract = residentExtractor(plan);
   hopper::Emitter e(b, kernel.getLoc());
   frame.emitSetup(e);
   frame.emitRoles(e, [&](hopper::Emitter &ce, Value ctid) {
+    if (target.blackwell())
+      emitTensorMemoryAlloc(ce, plan, ctid);
     emitConsumers(ce, plan, frame, ctid);
+    if (target.blackwell())
+      emitTensorMemoryRelease(ce, plan, ctid);
   });
   LLVM::ReturnOp::create(b, kernel.getLoc(), ValueRange());
   return success();
@@ -47,6 +62,7 @@ LogicalResult lowerKernel(func::FuncOp kernel) {
 
 struct TileLowerToNVVMPass
     : stagecraft::impl::TileLowerToNVVMBase<TileLowerToNVVMPass> {
+  using TileLowerToNVVMBase::TileLowerToNVVMBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels = tile::getKernels(module);
@@ -54,8 +70,14 @@ struct TileLowerToNVVMPass
       module.emitError("tile-lower-to-nvvm: no tile kernel in the module");
       return signalPassFailure();
     }
+    std::optional<Target> gpu = Target::parse(target);
+    if (!gpu) {
+      module.emitError("tile-lower-to-nvvm: unknown target \"")
+          << target << "\" (known: " << Target::known() << ")";
+      return signalPassFailure();
+    }
     for (func::FuncOp kernel : kernels)
-      if (failed(lowerKernel(kernel)))
+      if (failed(lowerKernel(kernel, *gpu)))
         return signalPassFailure();
     for (func::FuncOp kernel : kernels)
       kernel.erase();

@@ -1,5 +1,6 @@
 //===- Placement.cpp - where every value of a tile kernel lives -----------===//
 #include "passes/Lowering/Placement.h"
+#include "passes/Lowering/LocalRings.h"
 #include "passes/Lowering/patterns/Patterns.h"
 
 #include "core/Schedule/ScheduleIR.h"
@@ -38,6 +39,13 @@ const Ring *KernelPlan::ringOf(Value v) const {
 const Resident *KernelPlan::residentOf(Value v) const {
   for (const Resident &r : residents)
     if (const_cast<Resident &>(r).load.getResult() == v)
+      return &r;
+  return nullptr;
+}
+
+const LocalRing *KernelPlan::localOf(Value v) const {
+  for (const LocalRing &r : locals)
+    if (r.op.getResult() == v)
       return &r;
   return nullptr;
 }
@@ -96,8 +104,8 @@ private:
 
 LogicalResult Placer::run() {
   if (failed(prepare()) || failed(collectBody()) || failed(collectLoads()) ||
-      failed(checkOutside()) || failed(orientVectors()) || failed(inferLayouts()) ||
-      failed(checkShapes()))
+      failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
+      failed(inferLayouts()) || failed(checkShapes()))
     return failure();
   return success();
 }
@@ -135,6 +143,9 @@ LogicalResult Placer::collectBody() {
   // loads must sit in one group) and a producer group of loads.
   std::map<unsigned, SmallVector<Operation *>> opsOf;
   for (Operation &op : p.loop.getBody()->without_terminator()) {
+    if (isa<tensor::ExtractOp>(op))
+      return refuse(&op, "tensor.extract in the pipelined loop is not lowered: read a "
+                         "per-tensor scale before or after the loop");
     if (!isScheduledOp(&op)) {
       if (op.getNumRegions() == 0 && op.getNumResults() == 1 && !isTensor(op.getResult(0)))
         continue; // scalar math, lowered where used
@@ -268,12 +279,22 @@ LogicalResult Placer::checkOutside() {
       auto arg = dyn_cast<BlockArgument>(s.getDesc());
       if (!arg || arg.getOwner() != &entry)
         return refuse(s, "the descriptor must be a kernel argument");
+      Type elem = s.getDesc().getType().getElementType();
+      if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
+        return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
       p.stores.push_back(s);
       continue;
     }
     if (isa<DotOp>(op))
       return refuse(&op, "a tile.dot outside the pipelined loop is not lowered (only the "
                          "loop's dots run on the tensor cores)");
+    if (auto ex = dyn_cast<tensor::ExtractOp>(op)) {
+      auto load = ex.getTensor().getDefiningOp<LoadOp>();
+      if (!load || load->getBlock() != &entry || !load->isBeforeInBlock(p.loop.getOperation()))
+        return refuse(&op, "tensor.extract must read a tile loaded before the pipelined loop "
+                           "(a per-tensor scale, say)");
+      continue;
+    }
     if (op.getNumResults() == 1 && !isTensor(op.getResult(0)))
       continue; // scalar math, lowered where used
     if (op.getNumResults() == 1 && findPattern(&op))
@@ -357,12 +378,37 @@ Layout Placer::natural(Value v) const {
 LogicalResult Placer::checkDot(DotOp d) {
   auto aType = tensorType(d.getA()), bType = tensorType(d.getB());
   Type elem = aType.getElementType();
-  if (!(elem.isBF16() || elem.isF16()))
-    return refuse(d, "dot operands must be bf16 or f16");
-  if (!d.getB().getDefiningOp<LoadOp>())
-    return refuse(d, "the B operand must be a tile loaded by TMA (wgmma reads B from shared "
-                     "memory)");
+  bool fp8 = isFp8(elem);
+  if (!(elem.isBF16() || elem.isF16() || fp8))
+    return refuse(d, "dot operands must be bf16, f16 or FP8");
+  if (!d.getB().getDefiningOp<LoadOp>() && !p.localOf(d.getB()))
+    return refuse(d, "the B operand must be a tile loaded by TMA or upcast into shared memory "
+                     "(wgmma reads B from shared memory)");
   bool aSmem = static_cast<bool>(d.getA().getDefiningOp<LoadOp>());
+  if (p.target.blackwell()) {
+    // tcgen05.mma reads A from shared memory (or tensor memory, not lowered
+    // here) and, as lowered here, K-major operands.
+    if (!aSmem)
+      return refuse(d, "on sm_100a the A operand must be a tile loaded by TMA (an A computed "
+                       "in registers would go through tensor memory, which is not lowered yet)");
+    if (d.getTransposeA() || !d.getTransposeB())
+      return refuse(d, "on sm_100a operands must be K-major (A as MxK, B as NxK with "
+                       "transpose_b): MN-major tcgen05 operands are not lowered yet");
+  } else if (fp8) {
+    // wgmma's 8-bit forms read K-major operands only, and take register A
+    // fragments of 4 consecutive K elements per register, which the
+    // accumulator layout of a computed tile is not.
+    if (!aSmem)
+      return refuse(d, "an FP8 A operand must be a tile loaded by TMA: wgmma's FP8 register "
+                       "fragments are not the accumulator layout (upcast A with tile.upcast "
+                       "for a bf16 dot)");
+    if (d.getTransposeA())
+      return refuse(d, "FP8 operands must be K-major on sm_90a (wgmma transposes only 16-bit "
+                       "operands): A is M-major (transpose_a); store A as MxK");
+    if (!d.getTransposeB())
+      return refuse(d, "FP8 operands must be K-major on sm_90a (wgmma transposes only 16-bit "
+                       "operands): B is N-major; store B as NxK and add transpose_b");
+  }
   if (!aSmem) {
     Layout a = p.layouts.lookup(d.getA());
     if (a.kind == Kind::Smem)
@@ -371,15 +417,17 @@ LogicalResult Placer::checkDot(DotOp d) {
       return refuse(d, "an A operand in registers must be K-major (no transpose_a): wgmma "
                        "takes register fragments of rows");
   }
+  // 128-byte swizzled rows: 64 16-bit or 128 FP8 elements.
+  int64_t rowElems = 128 / (fp8 ? 1 : 2);
   int64_t bInner = d.getTransposeB() ? d.getK() : d.getN();
-  if (bInner % 64)
+  if (bInner % rowElems)
     return refuse(d, "B's contiguous dimension (")
-           << bInner << ") must be a multiple of 64 (128-byte swizzled rows)";
+           << bInner << ") must be a multiple of " << rowElems << " (128-byte swizzled rows)";
   if (aSmem) {
     int64_t aInner = d.getTransposeA() ? d.getM() : d.getK();
-    if (aInner % 64)
+    if (aInner % rowElems)
       return refuse(d, "A's contiguous dimension (")
-             << aInner << ") must be a multiple of 64 (128-byte swizzled rows)";
+             << aInner << ") must be a multiple of " << rowElems << " (128-byte swizzled rows)";
   }
   if (d.getM() != p.geom.rows)
     return refuse(d, "M = ") << d.getM() << " differs from the consumer tile's " << p.geom.rows
@@ -395,8 +443,12 @@ LogicalResult Placer::inferLayout(Operation *op) {
   if (isa<LoadOp>(op)) {
     // A tile only dots read stays in shared memory; others read it into
     // registers in its natural layout.
+    // So does a tile read only as scalars (tensor.extract of a scale) or by
+    // tile.upcast, which reads shared memory itself.
     bool onlyDots = llvm::all_of(result.getUses(), [](OpOperand &use) {
-      return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+      return (isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2) ||
+             (isa<DotScaledOp>(use.getOwner()) && use.getOperandNumber() < 4) ||
+             isa<tensor::ExtractOp, UpcastOp>(use.getOwner());
     });
     p.layouts[result] = onlyDots ? Layout::smem() : natural(result);
     return success();
@@ -405,6 +457,23 @@ LogicalResult Placer::inferLayout(Operation *op) {
     if (failed(checkDot(d)))
       return failure();
     p.layouts[result] = Layout::tile(d.getN());
+    return success();
+  }
+  if (auto d = dyn_cast<DotScaledOp>(op)) {
+    // sm_100a multiplies it as it is (tcgen05.mma block_scale, Tcgen05.cpp
+    // checks the rest); sm_90a splits it first.
+    if (!p.target.blackwell())
+      return refuse(op, "tile.dot_scaled must be split into tile.upcast and tile.dot first "
+                        "(tile-split-dot-scaled)");
+    p.layouts[result] = Layout::tile(d.getN());
+    return success();
+  }
+  if (auto up = dyn_cast<UpcastOp>(op)) {
+    // A dot's B goes to shared memory (a local ring); anything else is
+    // upcast into registers in its natural layout.
+    if (!up.getInput().getDefiningOp<LoadOp>() || !up.getScale().getDefiningOp<LoadOp>())
+      return refuse(op, "tile.upcast reads tiles loaded by TMA (its input and its scales)");
+    p.layouts[result] = p.localOf(result) ? Layout::smem() : natural(result);
     return success();
   }
   const TilePattern *pattern = findPattern(op);
@@ -445,6 +514,18 @@ LogicalResult Placer::inferLayouts() {
            << p.geom.rows << " rows, which " << p.geom.wgs
            << " consumer warp group(s) cannot split in blocks of 64 rows (tile.warpgroups)";
   p.geom.rowBlocks = p.geom.rows / (64 * p.geom.wgs);
+  if (p.target.blackwell()) {
+    // One M = 128 tcgen05.mma per dot, its accumulator in tensor-memory
+    // lanes 0..127; warp w reads lanes 32w..32w+31, so the 128 rows are split
+    // in blocks of 16 within each warp's 32 (RegisterLayout.h).
+    if (p.geom.rows != 128)
+      return refuse(p.loop, "on sm_100a the consumer tile must have 128 rows (one M = 128 "
+                            "tcgen05.mma), got ")
+             << p.geom.rows;
+    p.geom.rowBlocks = 2 / p.geom.wgs;
+    p.geom.blockStride = 16;
+    p.geom.warpStride = 32;
+  }
 
   Block &entry = p.kernel.getBody().front();
   for (Operation &op : entry) {
@@ -480,7 +561,12 @@ LogicalResult Placer::checkShapes() {
       Type e = t.getElementType();
       if (isa<IntegerType>(e) && !e.isInteger(1) && !e.isInteger(32))
         return refuse(op, "integer tiles must be i1 or i32, got ") << e;
-      if (isa<FloatType>(e) && !(e.isF32() || e.isBF16() || e.isF16()))
+      if ((isFp8(e) || isScaleType(e)) && !isa<LoadOp>(op))
+        return refuse(op, "FP8 and e8m0 tiles are only loaded (dots and tile.upcast read them); "
+                          "computed tiles must be f32, bf16 or f16, got ")
+               << e;
+      if (isa<FloatType>(e) && !(e.isF32() || e.isBF16() || e.isF16() || isFp8(e) ||
+                                 isScaleType(e)))
         return refuse(op, "float tiles must be f32, bf16 or f16, got ") << e;
       Layout l = p.layouts.lookup(v);
       if (l.kind == Kind::Splat || l.kind == Kind::Smem)

@@ -17,6 +17,8 @@
 #define STAGECRAFT_PASSES_LOWERING_PLACEMENT_H
 
 #include "passes/Lowering/RegisterLayout.h"
+#include "passes/Lowering/Tcgen05Plan.h"
+#include "passes/Target.h"
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
 #include "core/Schedule/Legality.h"
@@ -49,6 +51,9 @@ struct Ring {
   /// Every copy of the ring is released by the consumer this many kernel
   /// iterations after the source iteration's stage (Expansion).
   int64_t releaseDelta = 0;
+  /// Arrivals that free a buffer: 0 for one per consumer warp; 1 where a
+  /// tcgen05.commit frees it (sm_100a, Tcgen05.h).
+  int64_t emptyArrivals = 0;
 };
 
 /// A tile loaded once, before the consumers start (loads outside the loop).
@@ -57,6 +62,16 @@ struct Resident {
   unsigned descArg = 0;
   SmemTile tile;
   int64_t offset = 0;
+};
+
+/// A tile the consumer warp groups write to shared memory for a dot to read
+/// (the bf16 B a tile.upcast makes from FP8: wgmma reads B from shared
+/// memory), in a ring of its own (Upcast.cpp, UpcastLowering.cpp).
+struct LocalRing {
+  mutable tile::UpcastOp op;
+  int writer = -1, reader = -1; // body units: the upcast's, the dot's
+  SmemTile tile;                // K-major, 128-byte swizzled panels of 64 columns
+  int64_t copies = 2, offset = 0, stride = 0;
 };
 
 /// The release of a ring's buffers at a point of the kernel iteration: the
@@ -85,6 +100,9 @@ struct BodyUnit {
 
 /// Everything the emission needs to know about a kernel.
 struct KernelPlan {
+  Target target;
+  /// sm_100a: tensor memory and the MMA issuer's barriers (Tcgen05.cpp).
+  Tcgen05Plan tcgen05;
   mutable mlir::func::FuncOp kernel;
   mutable mlir::scf::ForOp loop;
   LoopGraph graph;
@@ -96,6 +114,7 @@ struct KernelPlan {
   int64_t cMin = 0, cMax = 0, pMin = 0, pMax = 0;
 
   std::vector<Ring> rings;
+  std::vector<LocalRing> locals;
   std::vector<Resident> residents;
   std::vector<tile::StoreOp> stores;
   std::vector<BodyUnit> body;      // consumer units in body order
@@ -116,6 +135,7 @@ struct KernelPlan {
 
   const Ring *ringOf(mlir::Value v) const;
   const Resident *residentOf(mlir::Value v) const;
+  const LocalRing *localOf(mlir::Value v) const;
   int bodyIndexOf(mlir::Operation *op) const;
   /// The in-loop value an operand of `user` stands for and how many kernel
   /// iterations back it was made (an iter_arg resolves to its yielded

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/Lowering/ScalarLowering.h"
+#include "passes/Lowering/patterns/Fp8.h"
 #include "passes/Lowering/patterns/Memory.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
@@ -234,6 +235,12 @@ LogicalResult ReferenceLowering::lowerOp(Operation &op) {
     return success(); // scalars are lowered where they are used
   if (op.getNumResults() == 0 && !isa<StoreOp>(op))
     return op.emitError("tile-lower-reference: '") << op.getName() << "' is not lowered";
+  for (Value r : op.getResults())
+    if (auto t = dyn_cast<RankedTensorType>(r.getType());
+        t && isByteFloat(t.getElementType()) && !isa<LoadOp>(op))
+      return op.emitError("tile-lower-reference: '")
+             << op.getName() << "' computes a " << t.getElementType()
+             << " tile; FP8 and e8m0 tiles are only loaded";
   if (auto load = dyn_cast<LoadOp>(op)) {
     emitReferenceLoad(load, *this, *this);
     return success();
@@ -244,6 +251,14 @@ LogicalResult ReferenceLowering::lowerOp(Operation &op) {
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
     emitReferenceDot(dot, *this);
+    return success();
+  }
+  if (auto up = dyn_cast<UpcastOp>(op)) {
+    emitReferenceUpcast(up, *this);
+    return success();
+  }
+  if (auto dot = dyn_cast<DotScaledOp>(op)) {
+    emitReferenceDotScaled(dot, *this);
     return success();
   }
   const TilePattern *pattern = findPattern(&op);
@@ -300,6 +315,9 @@ LogicalResult ReferenceLowering::run() {
   Value scratch = entry->getArgument(argTypes.size() - 1);
   sources.programId = [this](Emitter &, int dim) { return pid[dim]; };
   sources.numPrograms = [this](Emitter &, int dim) { return grid[dim]; };
+  sources.extract = [this](Emitter &, Value tensor, ValueRange index) {
+    return element(tensor, index);
+  };
   sources.fast = false;
 
   // Programs one after the other: p = blockIdx.x, + gridDim.x, ...

@@ -42,6 +42,12 @@ struct TileGeometry {
   int64_t rows = 64;     // M of the consumer tile
   int64_t wgs = 1;       // consumer warp groups
   int64_t rowBlocks = 1; // 64-row blocks per warp group
+  // Where a thread's rows are: warp w, lane l of warp group g holds, in row
+  // block b, rows blockStride (g rowBlocks + b) + warpStride w + l/4 (+8).
+  // wgmma's accumulators: 64 and 16. On sm_100a the accumulator lives in
+  // tensor memory, row r in lane r, and warp w may read lanes 32w..32w+31
+  // only: blocks of 16 rows within a warp's 32 (16 and 32; Tcgen05.h).
+  int64_t blockStride = 64, warpStride = 16;
 };
 
 enum class Kind { Splat, Rows, Cols, RowView, ColView, Tile, Smem };

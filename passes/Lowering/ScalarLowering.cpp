@@ -36,6 +36,13 @@ Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &
     result = sources.programId(e, pid.getDim());
   } else if (auto np = dyn_cast<tile::NumProgramsOp>(def)) {
     result = sources.numPrograms(e, np.getDim());
+  } else if (auto ex = dyn_cast<tensor::ExtractOp>(def)) {
+    // An element of a loaded tile (a per-tensor scale): read where it lives.
+    SmallVector<Value> index;
+    for (Value i : ex.getIndices())
+      index.push_back(lowerScalar(e, i, map, sources));
+    assert(sources.extract && "tensor.extract: placement checks the tile is loaded");
+    result = sources.extract(e, ex.getTensor(), index);
   } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def)) {
     // index is i32 here: a cast to or from i32 is the value itself.
     Value in = lowerScalar(e, def->getOperand(0), map, sources);

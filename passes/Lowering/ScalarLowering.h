@@ -22,6 +22,10 @@ namespace stagecraft::lowering {
 struct ScalarSources {
   /// blockIdx / gridDim along a dimension, as i32.
   std::function<mlir::Value(hopper::Emitter &, int)> programId, numPrograms;
+  /// Element `index` (i32 per dimension) of a loaded tile, as its carrier
+  /// (tensor.extract of a per-tensor scale, say); null: not lowered here.
+  std::function<mlir::Value(hopper::Emitter &, mlir::Value tensor, mlir::ValueRange index)>
+      extract;
   /// Pick the pipelined kernel's fast approximations.
   bool fast = true;
 };

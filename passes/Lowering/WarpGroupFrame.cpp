@@ -127,7 +127,8 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
     for (const Ring &r : plan.rings)
       for (int64_t c = 0; c < r.copies; ++c) {
         e.mbarrierInit(e.smemPtr(r.fullBar + 8 * c), 1);
-        e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c), 4 * plan.geom.wgs);
+        e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c),
+                       r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs);
       }
     if (!plan.residents.empty())
       e.mbarrierInit(e.smemPtr(plan.residentBar), 1);

@@ -33,7 +33,7 @@ func.func @f(%a: tensor<64x64xbf16>, %b: tensor<64x300xbf16>, %c: tensor<64x300x
 // -----
 
 func.func @f(%a: tensor<64x64xbf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) {
-  // expected-error @+1 {{operands must both be bf16 or both f16, got 'bf16' and 'f16'}}
+  // expected-error @+1 {{operands must both be bf16, both f16, or both FP8 (f8E4M3FN or f8E5M2), got 'bf16' and 'f16'}}
   %d = tile.dot %a, %b, %c : tensor<64x64xbf16>, tensor<64x64xf16> -> tensor<64x64xf32>
   return
 }
@@ -66,7 +66,7 @@ func.func @f(%d: !tile.desc<64x3xbf16>) { return }
 
 // -----
 
-// expected-error @+1 {{tensor descriptor element type must be bf16, f16 or f32, got 'i8'}}
+// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'i8'}}
 func.func @f(%d: !tile.desc<64x64xi8>) { return }
 
 // -----
@@ -177,3 +177,74 @@ func.func @f(%s: tensor<128x128xf32>) {
   %e = arith.addf %s, %s {tile.sched = #tile.sched<"x", stage = 0, order = 5000000, group = 0>} : tensor<128x128xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<64x48xf8E4M3FN>, %b: tensor<64x48xf8E4M3FN>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{K = 48 cannot map to wgmma: K must be a multiple of 32 for FP8 operands (32 bytes per wgmma k step)}}
+  %d = tile.dot %a, %b, %c {transpose_b} : tensor<64x48xf8E4M3FN>, tensor<64x48xf8E4M3FN> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<64x64xf8E4M3FN>, %b: tensor<64x64xbf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{operands must both be bf16, both f16, or both FP8 (f8E4M3FN or f8E5M2), got 'f8E4M3FN' and 'bf16'}}
+  %d = tile.dot %a, %b, %c {transpose_b} : tensor<64x64xf8E4M3FN>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<128x128xf8E4M3FN>, %s: tensor<128x8xf8E8M0FNU>) {
+  // expected-error @+1 {{the scale tile must be 128x4 (or 4x128 stored transposed) for a 128x128 tile, got 128x8}}
+  %u = tile.upcast %a, %s : tensor<128x128xf8E4M3FN>, tensor<128x8xf8E8M0FNU> -> tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4x128xf8E4M3FN>, %s: tensor<4x4xf8E8M0FNU>) {
+  // expected-error @+1 {{the scale tile 4x4 is ambiguous: a 4x128 tile's scales read the same either way round; use a tile with more rows}}
+  %u = tile.upcast %a, %s : tensor<4x128xf8E4M3FN>, tensor<4x4xf8E8M0FNU> -> tensor<4x128xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<128x128xbf16>, %s: tensor<128x4xf8E8M0FNU>) {
+  // expected-error @+1 {{input must be FP8 (f8E4M3FN or f8E5M2), got 'bf16'}}
+  %u = tile.upcast %a, %s : tensor<128x128xbf16>, tensor<128x4xf8E8M0FNU> -> tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<128x128xf8E4M3FN>, %s: tensor<128x4xf32>) {
+  // expected-error @+1 {{the scale tile must hold f8E8M0FNU (e8m0) scales, got 'f32'}}
+  %u = tile.upcast %a, %s : tensor<128x128xf8E4M3FN>, tensor<128x4xf32> -> tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<128x128xf8E4M3FN>, %sa: tensor<128x4xf8E8M0FNU>, %b: tensor<128x128xf8E4M3FN>,
+             %sb: tensor<128x4xf8E8M0FNU>, %c: tensor<128x128xf32>) {
+  // expected-error @+1 {{b must be NxK with transpose_b: the scale blocks run along K, which must be the contiguous dimension of both operands}}
+  %d = tile.dot_scaled %a, %sa, %b, %sb, %c : tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU> -> tensor<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<128x128xf8E4M3FN>, %sa: tensor<128x4xf8E8M0FNU>, %b: tensor<64x128xf8E4M3FN>,
+             %sb: tensor<128x4xf8E8M0FNU>, %c: tensor<128x64xf32>) {
+  // expected-error @+1 {{b_scale must be 64x4 (or 4x64 stored transposed) for a 64x128 tile, got 128x4}}
+  %d = tile.dot_scaled %a, %sa, %b, %sb, %c {transpose_b} : tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU>, tensor<64x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU> -> tensor<128x64xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'f8E4M3'}}
+func.func @f(%d: !tile.desc<64x64xf8E4M3>) { return }

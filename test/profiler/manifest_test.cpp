@@ -208,3 +208,91 @@ TEST(Manifest, LoadReportsMissingFile) {
 }
 
 }  // namespace
+
+namespace {
+
+// An FP8 GEMM as stagecraft-compile writes it: e4m3 operands in 128x128 boxes, per-tensor f32
+// scales read through a 16-byte box, the IR reference and the cuBLASLt FP8 peer.
+std::string fp8Manifest() {
+  return R"({"format": "stagecraft-bundle", "version": 1, "kernel": "fp8_gemm", "grid": [32, 16, 1],
+    "block": [384, 1, 1], "dynamic_smem_bytes": 199680, "flops": 34359738368,
+    "tensors": [
+      {"name": "A", "dtype": "e4m3", "shape": [4096, 2048], "role": "input",
+       "init": {"kind": "uniform", "low": -1.0, "high": 1.0, "seed": 1}},
+      {"name": "B", "dtype": "e4m3", "shape": [2048, 2048], "role": "input",
+       "init": {"kind": "uniform", "low": -1.0, "high": 1.0, "seed": 2}},
+      {"name": "scale_a", "dtype": "f32", "shape": [1], "role": "input",
+       "init": {"kind": "uniform", "low": -1.0, "high": 1.0, "seed": 3}},
+      {"name": "scale_b", "dtype": "f32", "shape": [1], "role": "input",
+       "init": {"kind": "uniform", "low": -1.0, "high": 1.0, "seed": 4}},
+      {"name": "C", "dtype": "bf16", "shape": [4096, 2048], "role": "output"}],
+    "params": [
+      {"kind": "tensormap", "tensor": "A", "dtype": "e4m3", "global_shape": [4096, 2048],
+       "global_strides_bytes": [2048, 1], "box": [128, 128], "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tensormap", "tensor": "B", "dtype": "e4m3", "global_shape": [2048, 2048],
+       "global_strides_bytes": [2048, 1], "box": [256, 128], "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tensormap", "tensor": "scale_a", "dtype": "f32", "global_shape": [1],
+       "global_strides_bytes": [4], "box": [4], "swizzle": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tensormap", "tensor": "scale_b", "dtype": "f32", "global_shape": [1],
+       "global_strides_bytes": [4], "box": [4], "swizzle": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "tensormap", "tensor": "C", "dtype": "bf16", "global_shape": [4096, 2048],
+       "global_strides_bytes": [4096, 2], "box": [128, 256], "swizzle": "none", "l2_promotion": "256B", "oob_fill": "zero"},
+      {"kind": "scalar", "dtype": "i32", "value": 4096}, {"kind": "scalar", "dtype": "i32", "value": 2048},
+      {"kind": "scalar", "dtype": "i32", "value": 2048}],
+    "peer": {"kind": "gemm_fp8", "a": "A", "b": "B", "c": "C", "M": 4096, "N": 2048, "K": 2048,
+             "transpose_b": true, "scale_a": "scale_a", "scale_b": "scale_b"},
+    "reference": {"kind": "ir", "module": "reference.ptx", "kernel": "fp8_gemm_reference", "grid": [512, 1, 1],
+                  "block": [256, 1, 1], "scratch_bytes_per_block": 393216,
+                  "outputs": [{"tensor": "C", "norm_rel_tol": 0.01, "max_rel_tol": 0.0625, "basis": "bf16"}]}})";
+}
+
+}  // namespace
+
+TEST(Manifest, Fp8TensorsAndTheCublasLtPeer) {
+  Manifest m = parseManifest(fp8Manifest());
+  EXPECT_TRUE(m.warnings.empty()) << m.warnings.front();
+  EXPECT_EQ(m.tensors[0].dtype, DType::E4M3);
+  EXPECT_EQ(dtypeSize(DType::E4M3), 1u);
+  EXPECT_EQ(m.tensors[0].byteSize(), 4096 * 2048);
+  EXPECT_TRUE(dtypeIsByteFloat(DType::E8M0));
+  EXPECT_FALSE(dtypeIsFloat(DType::E4M3));
+  EXPECT_EQ(m.params[0].tensorMap.dtype, DType::E4M3);
+  EXPECT_EQ(m.peer.kind, ReferenceSpec::Kind::GemmFp8);
+  EXPECT_EQ(referenceKindName(m.peer.kind), std::string("gemm_fp8"));
+  EXPECT_EQ(m.peer.gemmFp8.scaleA, "scale_a");
+  EXPECT_EQ(m.peer.gemmFp8.scaleB, "scale_b");
+  EXPECT_EQ(m.peer.gemmFp8.K, 2048);
+  EXPECT_EQ(m.target, "sm_90a");
+
+  // Scales are optional; both e5m2 is not a cuBLASLt kernel; B must be K-major; operands FP8.
+  Manifest noScale = parseManifest(replaced(fp8Manifest(), R"("scale_a": "scale_a", )", ""));
+  EXPECT_EQ(noScale.peer.gemmFp8.scaleA, "");
+  std::string e5 = replaced(replaced(fp8Manifest(), R"("name": "A", "dtype": "e4m3")", R"("name": "A", "dtype": "e5m2")"),
+                            R"("name": "B", "dtype": "e4m3")", R"("name": "B", "dtype": "e5m2")");
+  e5 = replaced(replaced(e5, R"("tensor": "A", "dtype": "e4m3")", R"("tensor": "A", "dtype": "e5m2")"),
+                R"("tensor": "B", "dtype": "e4m3")", R"("tensor": "B", "dtype": "e5m2")");
+  EXPECT_ERROR_CONTAINS(e5, "peer: cuBLASLt has no e5m2 x e5m2 matmul");
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("transpose_b": true, "scale_a")", R"("transpose_b": false, "scale_a")"),
+                        "peer.transpose_b: FP8 GEMMs take B as [N, K] (K-major): must be true");
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("scale_b": "scale_b"})", R"("scale_b": "C"})"),
+                        "peer.scale_b: tensor \"C\" must be an f32 input");
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("a": "A", "b": "B", "c": "C", "M")", R"("a": "C", "b": "B", "c": "C", "M")"),
+                        "peer.a: tensor \"C\" must be an input of shape [4096, 2048]");
+  // A NaN fill needs a 16/32-bit float map: FP8 tiles are byte maps.
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"},)",
+                                 R"("swizzle": "128B", "l2_promotion": "256B", "oob_fill": "nan"},)"),
+                        "params[0].oob_fill: \"nan\" needs a bf16, f16 or f32 dtype, got e4m3");
+}
+
+TEST(Manifest, ScalesAndTargets) {
+  // e8m0 scale tensors parse; the target names the GPU the code is for.
+  std::string m = replaced(fp8Manifest(), R"("name": "scale_a", "dtype": "f32")", R"("name": "scale_a", "dtype": "e8m0")");
+  m = replaced(m, R"("tensor": "scale_a", "dtype": "f32")", R"("tensor": "scale_a", "dtype": "e8m0")");
+  m = replaced(m, R"("global_strides_bytes": [4], "box": [4])", R"("global_strides_bytes": [1], "box": [16])");
+  // An e8m0 scale is not the f32 element 0 cuBLASLt reads.
+  EXPECT_ERROR_CONTAINS(m, "peer.scale_a: tensor \"scale_a\" must be an f32 input");
+  Manifest bw = parseManifest(replaced(fp8Manifest(), R"("kernel": "fp8_gemm",)", R"("kernel": "fp8_gemm", "target": "sm_100a",)"));
+  EXPECT_EQ(bw.target, "sm_100a");
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("kernel": "fp8_gemm",)", R"("kernel": "fp8_gemm", "target": "sm_80",)"),
+                        "target: unknown value \"sm_80\" (expected \"sm_90a\" or \"sm_100a\")");
+}

@@ -57,6 +57,57 @@ TEST(TensorMap, ThreeDimensionalViewOfAFourDimensionalTensor) {
   EXPECT_EQ(a.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 
+TEST(TensorMap, Fp8TilesAreByteMaps) {
+  // An e4m3 [8192, 8192] tensor loaded in 128x128 boxes of 128-byte rows.
+  TensorSpec t{"A", DType::E4M3, {8192, 8192}, TensorRole::Input, {}};
+  TensorMapSpec s;
+  s.tensor = "A";
+  s.dtype = DType::E4M3;
+  s.globalShape = {8192, 8192};
+  s.globalStridesBytes = {8192, 1};
+  s.box = {128, 128};
+  s.elementStrides = {1, 1};
+  s.swizzle = Swizzle::B128;
+  EXPECT_EQ(validateTensorMap(s, t, "p"), "");
+  TensorMapArgs a = deriveTensorMapArgs(s);
+  EXPECT_EQ(a.dataType, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+  EXPECT_EQ(a.boxDim[0], 128u);
+  EXPECT_EQ(a.globalStrides[0], 8192u);
+  s.box = {128, 129};  // 129 bytes: past the 128-byte swizzle span
+  EXPECT_NE(validateTensorMap(s, t, "p").find("p.swizzle: 128B needs the inner box to be at most 128 bytes"),
+            std::string::npos);
+  s.box = {128, 128};
+  s.oobFill = OobFill::NaN;
+  EXPECT_EQ(validateTensorMap(s, t, "p"), "p.oob_fill: \"nan\" needs a bf16, f16 or f32 dtype, got e4m3");
+  // e8m0 scales stored transposed, [K/32, M]: a 4 x 128 box is 128 bytes wide.
+  TensorSpec sc{"SA", DType::E8M0, {256, 8192}, TensorRole::Input, {}};
+  TensorMapSpec ss;
+  ss.tensor = "SA";
+  ss.dtype = DType::E8M0;
+  ss.globalShape = {256, 8192};
+  ss.globalStridesBytes = {8192, 1};
+  ss.box = {4, 128};
+  ss.elementStrides = {1, 1};
+  ss.swizzle = Swizzle::B128;
+  EXPECT_EQ(validateTensorMap(ss, sc, "p"), "");
+  EXPECT_EQ(deriveTensorMapArgs(ss).dataType, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+}
+
+TEST(TensorMap, ABoxMayExceedASmallTensor) {
+  // A per-tensor scale: one f32 read through the smallest box TMA takes (16 bytes); the
+  // elements past the tensor read as zero, and the view stays inside its 4 bytes.
+  TensorSpec t{"SA", DType::F32, {1}, TensorRole::Input, {}};
+  TensorMapSpec s;
+  s.tensor = "SA";
+  s.dtype = DType::F32;
+  s.globalShape = {1};
+  s.globalStridesBytes = {4};
+  s.box = {4};
+  s.elementStrides = {1};
+  EXPECT_EQ(validateTensorMap(s, t, "p"), "");
+  EXPECT_EQ(tensorMapExtentBytes(s), 4);
+}
+
 TEST(TensorMap, LimitsOfTheDriver) {
   TensorSpec t{"X", DType::I32, {64, 64}, TensorRole::Input, {}};
   TensorMapSpec s;
@@ -68,7 +119,7 @@ TEST(TensorMap, LimitsOfTheDriver) {
   s.elementStrides = {1, 1};
   EXPECT_EQ(validateTensorMap(s, t, "p"), "");
   s.oobFill = OobFill::NaN;
-  EXPECT_EQ(validateTensorMap(s, t, "p"), "p.oob_fill: \"nan\" needs a floating-point dtype");
+  EXPECT_EQ(validateTensorMap(s, t, "p"), "p.oob_fill: \"nan\" needs a bf16, f16 or f32 dtype, got i32");
   s.oobFill = OobFill::Zero;
   s.swizzle = Swizzle::B32;  // 8 x 4 bytes = 32: fits exactly
   EXPECT_EQ(validateTensorMap(s, t, "p"), "");

@@ -1,6 +1,6 @@
 //===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
 //
-//   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] -o DIR
+//   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] [--target sm_100a] -o DIR
 //                      [--export PKG [--measured RESULT.json]]
 //
 // Runs the compile driver (the same call the app makes) and writes a kernel
@@ -31,6 +31,10 @@ static cl::list<std::string> sizes("size", cl::desc("Problem size, NAME=VALUE (r
                                    cl::value_desc("NAME=VALUE"));
 static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (default: the only one)"));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
+static cl::opt<std::string> target(
+    "target", cl::desc("GPU: sm_90a (Hopper, default) or sm_100a (Blackwell: compile-only, "
+                       "no runner here)"),
+    cl::value_desc("sm_90a|sm_100a"), cl::init("sm_90a"));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"));
 static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"));
 static cl::opt<std::string> exportDir(
@@ -53,6 +57,7 @@ int main(int argc, char **argv) {
   options.emitCubin = !noCubin;
   options.ptxasPath = ptxas;
   options.kernel = kernel;
+  options.target = target;
   for (const std::string &s : sizes) {
     StringRef name, value;
     std::tie(name, value) = StringRef(s).split('=');

@@ -1,5 +1,6 @@
 //===- Common.cpp - what the patterns share -------------------------------===//
 #include "passes/Lowering/patterns/Patterns.h"
+#include "passes/Lowering/patterns/Fp8.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -16,7 +17,9 @@ Type stagecraft::lowering::carrierType(Type elementType) {
 }
 
 Value stagecraft::lowering::roundTo(OpBuilder &b, Location loc, Value v, Type type) {
-  if (!isa<FloatType>(type) || type.isF32())
+  // 1-byte floats are only ever loaded (placement and the reference refuse
+  // computing them): their values are exact already.
+  if (!isa<FloatType>(type) || type.isF32() || isByteFloat(type))
     return v;
   Value narrow = LLVM::FPTruncOp::create(b, loc, type, v);
   return LLVM::FPExtOp::create(b, loc, b.getF32Type(), narrow);

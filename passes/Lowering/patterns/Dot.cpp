@@ -18,6 +18,11 @@
 // the k-th fragment is the four element pairs 8k, 8k+2, 8k+4, 8k+6 of its
 // row block, converted pairwise (cvt.rn.{bf16,f16}x2.f32).
 //
+// FP8 operands (e4m3, e5m2, in any pairing) take m64nNk32: a k step is 32
+// elements, still 32 bytes along a 128-byte row (a panel holds 128 FP8
+// columns), so the K-major offsets are the same; wgmma reads 8-bit
+// operands K-major only (placement refuses the rest).
+//
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/patterns/Memory.h"
 
@@ -34,7 +39,15 @@ SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const Tile
                                                  Value cwg, const DotOperands &ops) {
   int64_t n = d.getN(), k = d.getK(), blocks = g.rowBlocks;
   Type abElem = cast<RankedTensorType>(d.getA().getType()).getElementType();
-  StringRef abType = abElem.isF16() ? "f16" : "bf16";
+  Type bElem = cast<RankedTensorType>(d.getB().getType()).getElementType();
+  auto typeName = [](Type t) -> StringRef {
+    if (t.isF16()) return "f16";
+    if (isa<Float8E4M3FNType>(t)) return "e4m3";
+    if (isa<Float8E5M2Type>(t)) return "e5m2";
+    return "bf16";
+  };
+  StringRef abType = typeName(abElem), bType = typeName(bElem);
+  int64_t kStep = isFp8(abElem) ? 32 : 16;
   bool transA = d.getTransposeA(), nMajorB = !d.getTransposeB();
   auto step = [&](Value desc, int64_t bytes) {
     return bytes ? arith::AddIOp::create(e.b, e.loc, desc, e.c64(bytes >> 4)).getResult() : desc;
@@ -74,13 +87,13 @@ SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const Tile
     return ops.aRegs.elems[sourceElement(ops.aRegs.layout, aLayout, el, g)];
   };
   e.wgmmaFence();
-  for (int64_t kk = 0; kk < k / 16; ++kk) {
+  for (int64_t kk = 0; kk < k / kStep; ++kk) {
     Value scaleD = kk == 0 && ops.firstScaleD ? ops.firstScaleD : e.c32(ops.zeroAcc && kk == 0 ? 0 : 1);
     Value descB = step(descB0, offsetB(kk));
     for (int64_t blk = 0; blk < blocks; ++blk) {
       if (ops.a) {
-        acc[blk] = e.wgmmaRegs(n, abType, {}, step(descA0[blk], offsetA(kk)), descB, acc[blk],
-                               scaleD, transA, nMajorB);
+        acc[blk] = e.wgmmaTyped(n, abType, bType, {}, step(descA0[blk], offsetA(kk)), descB,
+                                acc[blk], scaleD, transA, nMajorB);
         continue;
       }
       SmallVector<Value> a;

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/patterns/Memory.h"
+#include "passes/Lowering/patterns/Fp8.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -43,11 +44,30 @@ Value smemElementOffset(Emitter &e, const SmemTile &t, Value row, Value col) {
 Value loadElement(Emitter &e, const SmemRef &ref, Value row, Value col) {
   const SmemTile &t = *ref.tile;
   Value ptr = e.smemPtr(e.add(ref.offset, smemElementOffset(e, t, row, col)));
-  Value v = LLVM::LoadOp::create(e.b, e.loc, t.elemType, ptr);
-  return t.elemType.isF32() ? v : LLVM::FPExtOp::create(e.b, e.loc, e.f32(), v).getResult();
+  Value v = LLVM::LoadOp::create(e.b, e.loc, memoryType(t.elemType), ptr);
+  return loadedToF32(e.b, e.loc, v, t.elemType);
 }
 
 } // namespace
+
+Value stagecraft::lowering::smemByteOffset(Emitter &e, const SmemTile &t, Value row, Value col) {
+  return smemElementOffset(e, t, row, col);
+}
+
+Value stagecraft::lowering::readSmemElement(Emitter &e, const SmemRef &ref, Value row, Value col) {
+  return loadElement(e, ref, row, col);
+}
+
+std::function<Value(Emitter &, Value, ValueRange)>
+stagecraft::lowering::residentExtractor(const KernelPlan &plan) {
+  return [&plan](Emitter &e, Value tensor, ValueRange index) -> Value {
+    const Resident *r = plan.residentOf(tensor);
+    assert(r && "placement: tensor.extract reads a resident tile");
+    SmemRef ref{e.c32(r->offset), &r->tile};
+    Value row = index.size() >= 2 ? index[index.size() - 2] : e.c32(0);
+    return loadElement(e, ref, row, index.back());
+  };
+}
 
 Frag stagecraft::lowering::readSmemTile(RegisterContext &ctx, const SmemRef &ref,
                                         const Layout &layout) {
@@ -173,11 +193,10 @@ void stagecraft::lowering::emitReferenceLoad(LoadOp load, ReferenceContext &ctx,
     GlobalElement g = globalElement(e, ctx, mem, load.getDesc(), load.getCoords(), index);
     Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f));
     ValueRange v = e.ifYield(g.inBounds, ValueRange{zero}, [&]() -> SmallVector<Value> {
-      Value x = LLVM::LoadOp::create(e.b, e.loc, elem,
-                                     elementPtr(e, mem.pointer(load.getDesc()), elem, g.linear));
-      if (!elem.isF32())
-        x = LLVM::FPExtOp::create(e.b, e.loc, e.f32(), x);
-      return {x};
+      Type stored = memoryType(elem);
+      Value x = LLVM::LoadOp::create(
+          e.b, e.loc, stored, elementPtr(e, mem.pointer(load.getDesc()), stored, g.linear));
+      return {loadedToF32(e.b, e.loc, x, elem)};
     });
     return v[0];
   });

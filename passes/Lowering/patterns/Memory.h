@@ -39,6 +39,32 @@ llvm::SmallVector<mlir::Value> emitDot(hopper::Emitter &e, tile::DotOp dot,
                                        const DotOperands &ops);
 void emitReferenceDot(tile::DotOp dot, ReferenceContext &ctx);
 
+/// Element (row, col) (i32) of a shared-memory tile as its f32 carrier (the
+/// swizzle undone).
+mlir::Value readSmemElement(hopper::Emitter &e, const SmemRef &tile, mlir::Value row,
+                            mlir::Value col);
+
+/// Elements of the tiles loaded before the loop (residents) read as scalars
+/// (ScalarSources::extract): tensor.extract of a per-tensor scale.
+std::function<mlir::Value(hopper::Emitter &, mlir::Value, mlir::ValueRange)>
+residentExtractor(const KernelPlan &plan);
+
+/// Byte offset (i32) of element (row, col) within a shared-memory tile, the
+/// swizzle applied.
+mlir::Value smemByteOffset(hopper::Emitter &e, const SmemTile &tile, mlir::Value row,
+                           mlir::Value col);
+
+/// tile.upcast (Upcast.cpp) of the FP8 tile `input` with its e8m0 scales
+/// `scale` (both in shared memory): into registers in `layout`, or
+/// (`out` set) into the shared-memory tile `out`, K-major and 128-byte
+/// swizzled as wgmma reads B, by all consumer threads, then a fence and a
+/// named barrier over the consumers.
+Frag emitUpcast(RegisterContext &ctx, tile::UpcastOp op, const SmemRef &input,
+                const SmemRef &scale, const SmemRef &out, const Layout &layout);
+void emitReferenceUpcast(tile::UpcastOp op, ReferenceContext &ctx);
+/// tile.dot_scaled in the reference: upcast(a) upcast(b) + acc, per element.
+void emitReferenceDotScaled(tile::DotScaledOp op, ReferenceContext &ctx);
+
 /// This thread's elements of a shared-memory tile in register `layout`.
 Frag readSmemTile(RegisterContext &ctx, const SmemRef &tile, const Layout &layout);
 

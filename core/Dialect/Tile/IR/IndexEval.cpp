@@ -91,6 +91,10 @@ std::optional<double> IndexEvaluator::countBlock(Block &block, DenseMap<Value, i
       flops += static_cast<double>(d.getFlops());
       continue;
     }
+    if (auto d = dyn_cast<DotScaledOp>(op)) {
+      flops += static_cast<double>(d.getFlops());
+      continue;
+    }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
       continue;

@@ -82,7 +82,24 @@ void stagecraft::tile::setSchedule(Operation *op, ScheduleAttr sched) {
 }
 
 bool stagecraft::tile::isSupportedElementType(Type type) {
-  return type.isBF16() || type.isF16() || type.isF32();
+  return type.isBF16() || type.isF16() || type.isF32() || isFp8(type) || isScaleType(type);
+}
+
+bool stagecraft::tile::isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+bool stagecraft::tile::isScaleType(Type type) { return isa<Float8E8M0FNUType>(type); }
+
+const char *stagecraft::tile::elementTypeName(Type t) {
+  if (t.isBF16()) return "bf16";
+  if (t.isF16()) return "f16";
+  if (t.isF32()) return "f32";
+  if (t.isInteger(32)) return "i32";
+  if (isa<Float8E4M3FNType>(t)) return "e4m3";
+  if (isa<Float8E5M2Type>(t)) return "e5m2";
+  if (isa<Float8E8M0FNUType>(t)) return "e8m0";
+  return "";
 }
 
 void stagecraft::tile::registerStagecraftDialects(DialectRegistry &registry) {

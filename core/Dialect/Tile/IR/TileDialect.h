@@ -35,8 +35,18 @@ namespace stagecraft::tile {
 ScheduleAttr getSchedule(mlir::Operation *op);
 void setSchedule(mlir::Operation *op, ScheduleAttr sched);
 
-/// True for the element types a tile may hold in this dialect.
+/// True for the element types a tensor descriptor may hold in this dialect:
+/// bf16, f16, f32, the FP8 operand types and e8m0 block scales.
 bool isSupportedElementType(mlir::Type type);
+/// The FP8 types a dot takes as operands: f8E4M3FN (e4m3) and f8E5M2 (e5m2).
+bool isFp8(mlir::Type type);
+/// The block-scale type of microscaled (mx) formats: f8E8M0FNU (e8m0), a
+/// power of two 2^(bits - 127).
+bool isScaleType(mlir::Type type);
+
+/// The name a bundle, a signature and the runner give an element type:
+/// "bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e8m0"; "" for others.
+const char *elementTypeName(mlir::Type type);
 
 /// Registers the dialects a Stagecraft module may use.
 void registerStagecraftDialects(mlir::DialectRegistry &registry);

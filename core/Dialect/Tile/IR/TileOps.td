@@ -75,9 +75,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     is), or `KxM` with `transpose_a` (M-major); `b` is `KxN` (N-major, a
     row-major `[K, N]` matrix as in torch's `a @ b`), or `NxK` with
     `transpose_b` (K-major, the usual layout of a weight or of K in
-    attention). Operands are both bf16 or both f16, `acc` is f32. The sizes
-    must fit Hopper's wgmma: M a multiple of 64 (one warp group per 64 rows),
-    N a multiple of 8 up to 256, K a multiple of 16. `a` comes from shared
+    attention). Operands are both bf16, both f16, or both FP8 (f8E4M3FN or
+    f8E5M2, in any pairing); `acc` is f32. The sizes must fit Hopper's
+    wgmma: M a multiple of 64 (one warp group per 64 rows), N a multiple of
+    8 up to 256, K a multiple of 16 (32 for FP8). `a` comes from shared
     memory (a `tile.load`) or from registers (a 16-bit tile computed in the
     loop, which must be K-major).
   }];
@@ -97,6 +98,67 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
       return a.getDimSize(getTransposeA() ? 0 : 1);
     }
     /// Floating-point operations of one execution (a multiply-add is 2).
+    int64_t getFlops() { return 2 * getM() * getN() * getK(); }
+  }];
+}
+
+def Tile_UpcastOp : Tile_Op<"upcast", [Pure]> {
+  let summary = "microscaled (mx) FP8 tile to a wider float: x * 2^scale";
+  let description = [{
+    `%ab = tile.upcast %a, %sa : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xbf16>`
+
+    `result[r][c] = x[r][c] * 2^(scale(r, c / 32) - 127)`: one e8m0 scale per
+    32 consecutive elements of the last (contiguous) dimension, as the OCP
+    microscaling formats (mxfp8) define. `x` is f8E4M3FN or f8E5M2; the
+    result bf16, f16 or f32 of the same shape (exact for bf16 and f32). The
+    scale tile is `R x C/32` (one row of scales per row of `x`, as Triton's
+    `tl.dot_scaled` takes them) or `C/32 x R` (stored transposed: a K tile of
+    128 then spans 4 x R bytes, a TMA box; one of 4 x 128 is 128 bytes wide).
+    The shape says which; when both fit (R = C/32) the op is ambiguous and
+    rejected. As its own op the upcast is a unit of the schedule: the board
+    shows it and you place it.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$scale);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale attr-dict `:` type($input) `,` type($scale) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the scale tile is stored transposed (C/32 x R).
+    bool scalesTransposed();
+  }];
+}
+
+def Tile_DotScaledOp : Tile_Op<"dot_scaled", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "block-scaled (mxfp8) matrix multiply-accumulate";
+  let description = [{
+    `%d = tile.dot_scaled %a, %sa, %b, %sb, %acc {transpose_b} : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU>, tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xf32>`
+
+    `result = acc + upcast(a, a_scale) * upcast(b, b_scale)` (`tile.upcast`):
+    Triton's `tl.dot_scaled` with e4m3/e5m2 operands and one e8m0 scale per
+    32 elements of K for each row of `a` and each column of the product.
+    `a` is `MxK`, `b` is `NxK` with `transpose_b` (both K-major: the scale
+    blocks run along K, the contiguous dimension). `a_scale` is `M x K/32`
+    or `K/32 x M`, `b_scale` `N x K/32` or `K/32 x N`. The lowering for sm_90a
+    splits it into two `tile.upcast`s in the dot's own unit and a bf16 dot;
+    write the upcasts yourself to place them in a unit of their own.
+  }];
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$a_scale,
+                       AnyRankedTensor:$b, AnyRankedTensor:$b_scale,
+                       AnyRankedTensor:$acc, UnitAttr:$transpose_b);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $a_scale `,` $b `,` $b_scale `,` $acc attr-dict `:` type($a) `,` type($a_scale) `,`
+    type($b) `,` type($b_scale) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM() { return getResult().getType().getDimSize(0); }
+    int64_t getN() { return getResult().getType().getDimSize(1); }
+    int64_t getK() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getA().getType()).getDimSize(1);
+    }
     int64_t getFlops() { return 2 * getM() * getN() * getK(); }
   }];
 }

@@ -62,8 +62,9 @@ LogicalResult
 DescType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<int64_t> boxShape, Type elementType) {
   if (!isSupportedElementType(elementType))
-    return emitError() << "tensor descriptor element type must be bf16, f16 "
-                          "or f32, got "
+    return emitError() << "tensor descriptor element type must be bf16, f16, "
+                          "f32, f8E4M3FN, f8E5M2 (FP8 operands) or "
+                          "f8E8M0FNU (block scales), got "
                        << elementType;
   if (boxShape.empty() || boxShape.size() > 5)
     return emitError() << "tensor descriptor rank must be 1 to 5 (TMA), got "

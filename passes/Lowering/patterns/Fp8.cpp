@@ -1,0 +1,73 @@
+//===- Fp8.cpp - FP8 and e8m0 values in the lowerings ---------------------===//
+//
+// Exact byte -> f32 conversions without PTX's cvt (the reference and the
+// kernel share them), by way of f16 bit patterns:
+//  - e5m2 is the upper byte of an f16 (same exponent bias 15): f16 bits = b << 8;
+//  - e4m3fn (bias 7) moved into an f16's fields, sign << 15 | (b & 0x7f) << 7,
+//    is the value times 2^-8, subnormals included; 0x7f / 0xff is NaN (e4m3fn
+//    has no infinities);
+//  - e8m0 is a bare exponent: 2^(b - 127), f32 bits b << 23, with b = 0 the
+//    f32 subnormal 2^-127 and b = 255 NaN.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/patterns/Fp8.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <limits>
+
+using namespace mlir;
+
+bool stagecraft::lowering::isByteFloat(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(type);
+}
+
+Type stagecraft::lowering::memoryType(Type type) {
+  return isByteFloat(type) ? IntegerType::get(type.getContext(), 8) : type;
+}
+
+Value stagecraft::lowering::byteFloatToF32(OpBuilder &b, Location loc, Value bits, Type type) {
+  auto i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  Value x = bits;
+  if (x.getType() != i32)
+    x = arith::ExtUIOp::create(b, loc, i32, x);
+  x = arith::AndIOp::create(b, loc, x, c(0xFF));
+  if (isa<Float8E8M0FNUType>(type)) {
+    Value normal = arith::ShLIOp::create(b, loc, x, c(23));
+    Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(0));
+    Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(0xFF));
+    Value f = arith::SelectOp::create(b, loc, isZero, c(0x00400000), normal);
+    f = arith::SelectOp::create(b, loc, isNaN, c(0x7FC00000), f);
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), f);
+  }
+  Value h;
+  if (isa<Float8E5M2Type>(type)) {
+    h = arith::ShLIOp::create(b, loc, x, c(8));
+  } else {
+    Value sign = arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, x, c(0x80)), c(8));
+    Value mag = arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, x, c(0x7F)), c(7));
+    h = arith::OrIOp::create(b, loc, sign, mag);
+  }
+  Value h16 = arith::TruncIOp::create(b, loc, b.getI16Type(), h);
+  Value f = arith::ExtFOp::create(b, loc, b.getF32Type(),
+                                  arith::BitcastOp::create(b, loc, b.getF16Type(), h16));
+  if (isa<Float8E5M2Type>(type))
+    return f;
+  f = arith::MulFOp::create(b, loc, f,
+                            arith::ConstantOp::create(b, loc, b.getF32FloatAttr(256.0f)));
+  Value isNaN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      arith::AndIOp::create(b, loc, x, c(0x7F)), c(0x7F));
+  Value nan = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  return arith::SelectOp::create(b, loc, isNaN, nan, f);
+}
+
+Value stagecraft::lowering::loadedToF32(OpBuilder &b, Location loc, Value loaded, Type type) {
+  if (isByteFloat(type))
+    return byteFloatToF32(b, loc, loaded, type);
+  if (type.isF32())
+    return loaded;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), loaded);
+}

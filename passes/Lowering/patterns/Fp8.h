@@ -1,0 +1,31 @@
+//===- Fp8.h - FP8 and e8m0 values in the lowerings -----------------*- C++ -*-===//
+//
+// LLVM has no 8-bit float types: FP8 (f8E4M3FN, f8E5M2) and e8m0 scale
+// (f8E8M0FNU) elements are bytes in memory and f32 carriers in registers,
+// converted exactly here. Both lowerings use these helpers, so a kernel and
+// its reference read the same values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_PATTERNS_FP8_H
+#define STAGECRAFT_PASSES_LOWERING_PATTERNS_FP8_H
+
+#include "mlir/IR/Builders.h"
+
+namespace stagecraft::lowering {
+
+/// True for the 1-byte float types (f8E4M3FN, f8E5M2, f8E8M0FNU).
+bool isByteFloat(mlir::Type type);
+/// The type a `type` element is loaded and stored as: i8 for the 1-byte
+/// floats, `type` itself otherwise.
+mlir::Type memoryType(mlir::Type type);
+/// The f32 value of the byte `bits` (i8, i16 or i32: the low 8 bits) read as
+/// `type` (f8E4M3FN, f8E5M2 or f8E8M0FNU). Exact, NaN encodings included.
+mlir::Value byteFloatToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
+                           mlir::Type type);
+/// A value loaded from memory as `memoryType(type)` made its f32 carrier.
+mlir::Value loadedToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value loaded,
+                        mlir::Type type);
+
+} // namespace stagecraft::lowering
+
+#endif // STAGECRAFT_PASSES_LOWERING_PATTERNS_FP8_H

@@ -1,0 +1,71 @@
+// RUN: not stagecraft-opt %s -split-input-file -tile-lower-to-nvvm -verify-diagnostics
+
+// FP8 wgmma reads K-major operands only: an N-major B is refused, with why.
+func.func @k(%A: !tile.desc<128x128xf8E4M3FN> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %B: !tile.desc<128x128xf8E4M3FN> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 256 : i64}, tile.warpgroups = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %i = %c0 to %N step %c128 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%c0, %i] : !tile.desc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %b = tile.load %B[%i, %c0] : !tile.desc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    // expected-error @+1 {{FP8 operands must be K-major on sm_90a (wgmma transposes only 16-bit operands): B is N-major; store B as NxK and add transpose_b}}
+    %d = tile.dot %a, %b, %acc : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+// An FP8 tile is only loaded: converting a computed tile to FP8 is refused.
+func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 128 : i64}, tile.warpgroups = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%c0, %i] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  // expected-error @+1 {{FP8 and e8m0 tiles are only loaded (dots and tile.upcast read them); computed tiles must be f32, bf16 or f16, got 'f8E4M3FN'}}
+  %f = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
+  %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+  return
+}
+
+// -----
+
+// A per-tensor scale is read outside the loop.
+func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %S: !tile.desc<4xf32> {tile.shape = affine_map<()[N] -> (1)>},
+             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 128 : i64}, tile.warpgroups = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %st = tile.load %S[%c0] : !tile.desc<4xf32> -> tensor<4xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %a = tile.load %A[%c0, %i] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+    // expected-error @+1 {{tensor.extract in the pipelined loop is not lowered: read a per-tensor scale before or after the loop}}
+    %s = tensor.extract %st[%c0] : tensor<4xf32>
+    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+  return
+}
