@@ -28,17 +28,17 @@ module {
     %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
     %acc = scf.for %k = %c0 to %K step %c128 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
       %ks = arith.divui %k, %c32 : index
-      %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>}
+      %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 2, group = 0>}
           : !tile.desc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
-      %sa = tile.load %SA[%ks, %m0] {tile.sched = #tile.sched<"loadSA", stage = 0, order = 2, group = 0>}
+      %sa = tile.load %SA[%ks, %m0] {tile.sched = #tile.sched<"loadSA", stage = 0, order = 3, group = 0>}
           : !tile.desc<4x128xf8E8M0FNU> -> tensor<4x128xf8E8M0FNU>
-      %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 3, group = 0>}
+      %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 4, group = 0>}
           : !tile.desc<128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
-      %sb = tile.load %SB[%ks, %n0] {tile.sched = #tile.sched<"loadSB", stage = 0, order = 4, group = 0>}
+      %sb = tile.load %SB[%ks, %n0] {tile.sched = #tile.sched<"loadSB", stage = 0, order = 5, group = 0>}
           : !tile.desc<4x128xf8E8M0FNU> -> tensor<4x128xf8E8M0FNU>
-      %au = tile.upcast %a, %sa {tile.sched = #tile.sched<"Upcast", stage = 1, order = 5, group = 1>}
+      %au = tile.upcast %a, %sa {tile.sched = #tile.sched<"Upcast", stage = 1, order = 1, group = 1>}
           : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xbf16>
-      %bu = tile.upcast %b, %sb {tile.sched = #tile.sched<"Upcast", stage = 1, order = 5, group = 1>}
+      %bu = tile.upcast %b, %sb {tile.sched = #tile.sched<"Upcast", stage = 1, order = 1, group = 1>}
           : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xbf16>
       %d = tile.dot %au, %bu, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>}
           : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>

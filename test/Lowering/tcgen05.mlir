@@ -22,7 +22,7 @@
 // CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32 $0, 256
 // CHECK-NOT: wgmma
 
-// FP8: kind::f8f6f4, k steps of 32.
+// FP8 operands take kind::f8f6f4 and k steps of 32.
 // FP8: llvm.func @fp8_gemm(
 // FP8-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4
 

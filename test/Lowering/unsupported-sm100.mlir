@@ -1,4 +1,4 @@
-// RUN: not stagecraft-opt %s -split-input-file -tile-lower-to-nvvm=target=sm_100a -verify-diagnostics
+// RUN: stagecraft-opt %s -split-input-file -tile-lower-to-nvvm=target=sm_100a -verify-diagnostics
 
 // sm_100a keeps the accumulators in tensor memory for the whole loop: a loop
 // whose register math reads a dot result (attention) is refused, with why.

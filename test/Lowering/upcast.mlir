@@ -7,7 +7,7 @@
 // unit of their own named after the dot's, in its stage, and a bf16 dot.
 // SPLIT: tile.upcast %{{.*}}, %{{.*}} {tile.sched = #tile.sched<"MMA.upcast", stage = 2, order = 0, group = 1>} : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xbf16>
 // SPLIT: tile.upcast %{{.*}}, %{{.*}} {tile.sched = #tile.sched<"MMA.upcast", stage = 2, order = 0, group = 1>} : tensor<128x128xf8E4M3FN>, tensor<4x128xf8E8M0FNU> -> tensor<128x128xbf16>
-// SPLIT: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>
+// SPLIT: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>, transpose_b} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>
 // SPLIT-NOT: tile.dot_scaled
 
 // The scale tiles are TMA loads on rings of their own (four loads by the
@@ -18,12 +18,12 @@
 // CHECK: llvm.func @mxfp8_gemm(
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.setmaxregister increase
-// CHECK: wgmma.wait_group.sync.aligned 1
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, {{{.*}}}, $
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}} {$64, $65, $66, $67}, $68, p, 1, 1, 0; }
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 
 // With the upcasts a unit of their own one stage ahead, the bf16 A crosses

@@ -199,6 +199,55 @@ done
   EXPECT_EQ(r->resultText(), "verified, 420.0 TFLOP/s");
 }
 
+TEST(AppState, Sm100aIsCompileOnly) {
+  // The target control: sm_100a compiles (the real lowering, tcgen05) but
+  // never goes to the runner; the variant says why; sm_90a runs again.
+  std::string dir = test::tempDir("apptarget");
+  std::string runner = dir + "/runner.sh";
+  std::ofstream(runner) << R"(#!/bin/sh
+while read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  echo "{\"id\":$id,\"status\":\"ok\",\"verified\":true,\"tflops\":420.0,\"device\":{\"name\":\"Fake H100\"}}"
+done
+)";
+  chmod(runner.c_str(), 0755);
+  AppConfig config = test::testConfig(runner);
+  config.backend = CompileBackend::driver();
+  AppState app(config);
+  ASSERT_TRUE(app.openFile(test::assetPath("fp8_gemm.mlir")));
+  app.setTarget("sm_100a");
+  EXPECT_TRUE(app.compileOnly());
+  EXPECT_NE(app.status().text.find("compile-only"), std::string::npos) << app.status().text;
+  ASSERT_TRUE(test::pollUntil(app, [&] {
+    for (const RunRecord *r : app.currentRuns())
+      if (r->target == "sm_100a" && r->state != RunState::Queued)
+        return app.compileView().state != CompileView::State::Compiling;
+    return false;
+  }, 120));
+  const RunRecord *bw = nullptr;
+  for (const RunRecord *r : app.currentRuns())
+    if (r->target == "sm_100a")
+      bw = r;
+  ASSERT_NE(bw, nullptr);
+  EXPECT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  EXPECT_EQ(bw->state, RunState::Compiled);
+  EXPECT_EQ(bw->resultText(), "compiled for sm_100a (compile-only)");
+  EXPECT_FALSE(app.runVariant(bw->id));
+  EXPECT_NE(app.status().text.find("compile-only, there is no runner"), std::string::npos);
+  std::ifstream ptx(bw->bundleDir + "/kernel.ptx");
+  std::string text((std::istreambuf_iterator<char>(ptx)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("tcgen05.mma.cta_group::1.kind::f8f6f4"), std::string::npos);
+  // The target is part of the session.
+  EXPECT_EQ(app.sessionFile().target, "sm_100a");
+  app.setTarget("sm_90a");
+  ASSERT_TRUE(test::pollUntil(app, [&] {
+    for (const RunRecord *r : app.currentRuns())
+      if (r->target == "sm_90a" && r->state == RunState::Done)
+        return true;
+    return false;
+  }, 120));
+}
+
 TEST(AppState, ExportsTheCurrentVariantWithItsMeasurement) {
   std::string dir = test::tempDir("appexport");
   std::string runner = dir + "/runner.sh";

@@ -35,14 +35,19 @@ GEMM_TILES = {  # name: (BM, BN, consumer warp groups)
     "128x128w1": (128, 128, 1),  # one warp group, two 64-row blocks
     "64x256": (64, 256, 1),
 }
-GEMM_EPILOGUES = ["none", "relu", "bias_relu", "rowscale", "gelu_tanh"]
+GEMM_EPILOGUES = ["none", "relu", "bias_relu", "rowscale", "gelu_tanh", "tensorscale"]
+# Operand dtypes: the name in a variant's name and the MLIR element type. FP8
+# takes K steps of 128 (one 128-byte row) and, on sm_90a, K-major operands.
+GEMM_DTYPES = {"bf16": "bf16", "f16": "f16", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
+FP8 = ("e4m3", "e5m2")
 GEMM_SCHEDULES = ["ws_ahead2", "ws_ahead1", "one_group"]
 
 
 def gemm(dtype="bf16", a_major="K", b_major="K", epilogue="none", out="bf16",
-         tile="128x256", schedule="ws_ahead2", bk=64):
+         tile="128x256", schedule="ws_ahead2", bk=None):
     bm, bn, wgs = GEMM_TILES[tile]
-    t = dtype
+    t = GEMM_DTYPES[dtype]
+    bk = bk or (128 if dtype in FP8 else 64)
     name = f"gemm_{dtype}_a{a_major}_b{b_major}_{epilogue}_{out}_{tile}_{schedule}"
     args, loads = [], []
     if a_major == "K":
@@ -65,6 +70,9 @@ def gemm(dtype="bf16", a_major="K", b_major="K", epilogue="none", out="bf16",
         args.append(f"%Bias: !tile.desc<{bn}xf32> {{tile.shape = affine_map<()[M, N, K] -> (N)>}}")
     if epilogue == "rowscale":
         args.append(f"%Scale: !tile.desc<{bm}xf32> {{tile.shape = affine_map<()[M, N, K] -> (M)>}}")
+    if epilogue == "tensorscale":  # torch._scaled_mm's per-tensor scales
+        args.append("%SA: !tile.desc<4xf32> {tile.shape = affine_map<()[M, N, K] -> (1)>}")
+        args.append("%SB: !tile.desc<4xf32> {tile.shape = affine_map<()[M, N, K] -> (1)>}")
     args.append(f"%C: !tile.desc<{bm}x{bn}x{out}> {{tile.shape = affine_map<()[M, N, K] -> (M, N)>}}")
     args += ['%M: index {tile.size = "M"}', '%N: index {tile.size = "N"}', '%K: index {tile.size = "K"}']
 
@@ -101,6 +109,15 @@ def gemm(dtype="bf16", a_major="K", b_major="K", epilogue="none", out="bf16",
         epi += [f"%rs = tile.load %Scale[%m0] : !tile.desc<{bm}xf32> -> tensor<{bm}xf32>",
                 f"%rb = tile.broadcast %rs, dim = 1 : tensor<{bm}xf32> -> {acc}",
                 f"%r = arith.mulf {v}, %rb : {acc}"]
+        v = "%r"
+    elif epilogue == "tensorscale":
+        epi += ["%sat = tile.load %SA[%c0] : !tile.desc<4xf32> -> tensor<4xf32>",
+                "%sbt = tile.load %SB[%c0] : !tile.desc<4xf32> -> tensor<4xf32>",
+                "%sa = tensor.extract %sat[%c0] : tensor<4xf32>",
+                "%sb = tensor.extract %sbt[%c0] : tensor<4xf32>",
+                "%sab = arith.mulf %sa, %sb : f32",
+                f"%ss = tensor.splat %sab : {acc}",
+                f"%r = arith.mulf {v}, %ss : {acc}"]
         v = "%r"
     elif epilogue == "gelu_tanh":
         # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
@@ -346,7 +363,7 @@ module {{
 # The sets.
 # --------------------------------------------------------------------------
 def gemm_axes():
-    return {"dtype": ["bf16", "f16"], "a_major": ["K", "M"], "b_major": ["K", "N"],
+    return {"dtype": list(GEMM_DTYPES), "a_major": ["K", "M"], "b_major": ["K", "N"],
             "epilogue": GEMM_EPILOGUES, "out": ["bf16", "f16", "f32"],
             "tile": list(GEMM_TILES), "schedule": GEMM_SCHEDULES}
 
@@ -359,6 +376,9 @@ def attention_axes():
 
 def gemm_ok(v):
     bm, bn, wgs = GEMM_TILES[v["tile"]]
+    # FP8 wgmma reads K-major operands only (the refusal is tested in lit).
+    if v["dtype"] in FP8 and (v["a_major"] != "K" or v["b_major"] != "K"):
+        return False
     # An f32 128x256 output staged in shared memory next to four 48 KiB
     # copies does not fit; the test of that refusal lives in lit.
     if v["out"] == "f32" and bm * bn * 4 > 64 * 1024 and v["schedule"] != "ws_ahead1":
@@ -420,11 +440,13 @@ def main():
         sets = [("gemm", product(gemm_axes(), gemm_ok)), ("attention", product(attention_axes(), attn_ok))]
     elif which == "gpu":
         sets = [("gemm", covering(gemm_axes(), gemm_ok,
-                                  pairs=[("a_major", "b_major"), ("epilogue", "out"), ("tile", "schedule")])),
+                                  pairs=[("a_major", "b_major"), ("epilogue", "out"), ("tile", "schedule"),
+                                         ("dtype", "epilogue"), ("dtype", "tile")])),
                 ("attention", covering(attention_axes(), attn_ok,
                                        pairs=[("mask", "schedule"), ("d", "bn"), ("group", "lse")]))]
     else:
-        sets = [("gemm", covering(gemm_axes(), gemm_ok, pairs=[("a_major", "b_major")])),
+        sets = [("gemm", covering(gemm_axes(), gemm_ok, pairs=[("a_major", "b_major"),
+                                                                ("dtype", "epilogue")])),
                 ("attention", covering(attention_axes(), attn_ok, pairs=[("mask", "schedule")]))]
     index = []
     for kind, variants in sets:
