@@ -185,6 +185,7 @@ bool AppState::restoreSession(const SessionFile &s) {
   runs_ = s.runs;
   nextVariant_ = s.nextVariant;
   autoRun_ = s.autoRun;
+  target_ = s.target;
   if (!s.runnerCommand.empty() && config_.runnerCommand.empty())
     setRunnerCommand(s.runnerCommand);
   if (s.irText.empty() && s.irPath.empty())
@@ -497,6 +498,7 @@ void AppState::recompile() {
   req.options.scheduleJson = editor_.schedule().toJson();
   req.options.scheduleSource = "the board's schedule";
   req.options.kernel = kernel_;
+  req.options.target = target_;
   req.scheduleOnly = !config_.fullCompile;
   compileScheduleJson_ = req.options.scheduleJson;
   // The bundle directory is claimed by the variant only if it compiles;
@@ -507,6 +509,17 @@ void AppState::recompile() {
   compile_.state = CompileView::State::Compiling;
   compile_.job = id;
   compile_.started = Clock::now();
+}
+
+void AppState::setTarget(const std::string &target) {
+  if (target == target_)
+    return;
+  target_ = target;
+  dirty_ = true;
+  setStatus(StatusLevel::Info, compileOnly() ? "target " + target +
+                                                   ": compile-only, there is no runner for it"
+                                             : "target " + target);
+  recompile();
 }
 
 void AppState::applyCompileOutcome(CompileOutcome o) {
@@ -542,7 +555,7 @@ void AppState::recordVariant(const CompileView &view) {
   // (undo back to it) updates its record instead of adding a twin.
   RunRecord *rec = nullptr;
   for (RunRecord &x : runs_)
-    if (x.irPath == irPath_ && x.scheduleJson == compileScheduleJson_)
+    if (x.irPath == irPath_ && x.scheduleJson == compileScheduleJson_ && x.target == target_)
       rec = &x;
   bool isNew = !rec;
   if (isNew) {
@@ -551,6 +564,7 @@ void AppState::recordVariant(const CompileView &view) {
     rec->id = nextVariant_++;
     rec->irPath = irPath_;
     rec->scheduleJson = compileScheduleJson_;
+    rec->target = target_;
   }
   const ScheduleReport &rep = editor_.report();
   rec->steadyState = r.steadyState.empty() ? rep.steadyState : r.steadyState;
@@ -579,7 +593,7 @@ void AppState::recordVariant(const CompileView &view) {
   bool measured = rec->state == RunState::Done && rec->status == "ok";
   if (!measured)
     rec->state = RunState::Compiled;
-  if ((autoRun_ && !measured) || runWhenCompiled_)
+  if (rec->target == "sm_90a" && ((autoRun_ && !measured) || runWhenCompiled_))
     runVariant(rec->id);
   runWhenCompiled_ = false;
 }
@@ -617,6 +631,11 @@ bool AppState::runVariant(uint64_t id) {
                                       " has no bundle to run (it did not compile)");
     return false;
   }
+  if (r->target != "sm_90a") {
+    setStatus(StatusLevel::Warning, "variant #" + std::to_string(id) + " is compiled for " +
+                                        r->target + ": compile-only, there is no runner for it");
+    return false;
+  }
   if (r->state == RunState::Queued || r->state == RunState::Running)
     return true;
   if (runner_.state() == RunnerState::Unavailable) {
@@ -636,6 +655,11 @@ bool AppState::runVariant(uint64_t id) {
 }
 
 void AppState::runCurrent() {
+  if (compileOnly()) {
+    setStatus(StatusLevel::Warning,
+              "target " + target_ + " is compile-only: there is no runner for it");
+    return;
+  }
   std::string json = editor_.schedule().toJson();
   for (const RunRecord &r : runs_)
     if (r.irPath == irPath_ && r.scheduleJson == json &&
@@ -730,6 +754,7 @@ SessionFile AppState::sessionFile() const {
   s.recentFiles = recent_;
   s.runnerCommand = config_.runnerCommand;
   s.autoRun = autoRun_;
+  s.target = target_;
   return s;
 }
 

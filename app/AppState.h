@@ -120,6 +120,11 @@ public:
 
   // --- Compiles.
   void recompile();
+  /// The GPU compiles are for: "sm_90a" (Hopper, runs on the runner) or
+  /// "sm_100a" (Blackwell: compile-only, no runner here). Recompiles.
+  const std::string &target() const { return target_; }
+  void setTarget(const std::string &target);
+  bool compileOnly() const { return target_ != "sm_90a"; }
   const CompileView &compileView() const { return compile_; }
   /// The newest compile's error at an op of `unit` (the lowering refusing an
   /// op names its file:line:col), without the location; "" when none.
@@ -188,6 +193,7 @@ private:
 
   CompileJobs jobs_;
   CompileView compile_;
+  std::string target_ = "sm_90a";
   std::string compileScheduleJson_; // the schedule the newest job compiles
   bool runWhenCompiled_ = false;    // Ctrl+R before the compile finished
 

@@ -58,6 +58,7 @@ std::string stagecraft::app::sessionToJson(const SessionFile &s) {
       {"recent_files", std::move(recent)},
       {"runner_command", s.runnerCommand},
       {"auto_run", s.autoRun},
+      {"target", s.target},
   };
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -87,6 +88,8 @@ bool stagecraft::app::sessionFromJson(const std::string &text, SessionFile &s,
   s.scheduleJson = str("schedule");
   s.runnerCommand = str("runner_command");
   s.autoRun = o->getBoolean("auto_run").value_or(true);
+  if (std::optional<llvm::StringRef> t = o->getString("target"); t && (*t == "sm_90a" || *t == "sm_100a"))
+    s.target = t->str();
   if (const json::Array *runs = o->getArray("runs"))
     for (const json::Value &r : *runs) {
       RunRecord rec;

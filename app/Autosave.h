@@ -29,6 +29,7 @@ struct SessionFile {
   std::vector<std::string> recentFiles; // newest first
   std::string runnerCommand;
   bool autoRun = true;
+  std::string target = "sm_90a"; // the compile target (AppState::target)
 };
 
 /// The directory for state files (created on demand by saveSession).

@@ -34,7 +34,26 @@ ImVec4 diagnosticColor(const std::string &d) {
 
 } // namespace
 
+void stagecraft::app::drawTargetControl(AppState &app) {
+  static const char *const kTargets[] = {"sm_90a", "sm_100a"};
+  static const char *const kLabels[] = {"sm_90a (Hopper)", "sm_100a (Blackwell, compile-only)"};
+  int current = app.target() == "sm_100a" ? 1 : 0;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  if (ImGui::Combo("target", &current, kLabels, 2))
+    app.setTarget(kTargets[current]);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The GPU the kernel is compiled for. sm_100a lowers the loop with "
+                      "tcgen05.mma and accumulators in tensor memory; there is no Blackwell GPU "
+                      "here, so its variants are compiled (PTX, ptxas) but not run.");
+  if (app.compileOnly()) {
+    ImGui::SameLine();
+    ImGui::TextColored(toVec4(colors::warn), "compile-only: no runner for %s",
+                       app.target().c_str());
+  }
+}
+
 void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
+  drawTargetControl(app);
   const CompileView &v = app.compileView();
   switch (v.state) {
   case CompileView::State::Idle:

@@ -34,6 +34,8 @@ struct CompileUi {
   int pass = -1; // -1: the last one
 };
 void drawCompilePanel(AppState &app, CompileUi &ui);
+/// The target GPU combo (sm_90a, sm_100a compile-only), atop the compile panel.
+void drawTargetControl(AppState &app);
 
 /// Every variant compiled or run, a bar chart of TFLOP/s, and the runner.
 struct RunsUi {

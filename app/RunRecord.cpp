@@ -31,7 +31,8 @@ std::string RunRecord::resultText() const {
   char buf[128];
   switch (state) {
   case RunState::CompileFailed: return "compile failed";
-  case RunState::Compiled: return "compiled, not run";
+  case RunState::Compiled:
+    return target == "sm_90a" ? "compiled, not run" : "compiled for " + target + " (compile-only)";
   case RunState::Queued: return "queued";
   case RunState::Running: return "running";
   case RunState::NotRun: return "not run";
@@ -59,6 +60,7 @@ json::Value stagecraft::app::runToJson(const RunRecord &r) {
       {"id", static_cast<int64_t>(r.id)},
       {"ir_path", r.irPath},
       {"schedule", r.scheduleJson},
+      {"target", r.target},
       {"steady_state", r.steadyState},
       {"stages", r.stages},
       {"smem_bytes", r.smemBytes},
@@ -93,6 +95,8 @@ bool stagecraft::app::runFromJson(const json::Value &v, RunRecord &r) {
   r.id = *id;
   r.irPath = str("ir_path");
   r.scheduleJson = str("schedule");
+  if (std::optional<llvm::StringRef> t = o->getString("target"))
+    r.target = t->str();
   r.steadyState = str("steady_state");
   r.stages = o->getInteger("stages").value_or(0);
   r.smemBytes = o->getInteger("smem_bytes").value_or(0);

@@ -31,6 +31,9 @@ struct RunRecord {
   uint64_t id = 0;       // variant number within the session, from 1
   std::string irPath;    // the IR it belongs to
   std::string scheduleJson;
+  /// The GPU it was compiled for ("sm_90a"; "sm_100a" is compile-only: no
+  /// Blackwell runner here).
+  std::string target = "sm_90a";
   std::string steadyState;
   int64_t stages = 0;
   int64_t smemBytes = 0;

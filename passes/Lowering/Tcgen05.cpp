@@ -95,8 +95,10 @@ LogicalResult stagecraft::lowering::planTcgen05(KernelPlan &p) {
     d.op = op;
     d.body = static_cast<int>(u);
     auto loaded = [&](Value v, const char *what) -> FailureOr<int> {
-      if (!v.getDefiningOp<LoadOp>())
-        return refuse(op, "") << what << " must be a tile loaded by TMA";
+      if (!v.getDefiningOp<LoadOp>()) {
+        refuse(op, "") << what << " must be a tile loaded by TMA";
+        return failure();
+      }
       return ringIndexOf(p, v);
     };
     FailureOr<int> ra = loaded(operandA(op), "A"), rb = loaded(operandB(op), "B");

@@ -16,6 +16,7 @@
 
 using namespace mlir;
 using namespace stagecraft;
+using stagecraft::hopper::Emitter;
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "passes/Lowering/patterns/Fp8.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <limits>
@@ -51,7 +52,7 @@ Value stagecraft::lowering::byteFloatToF32(OpBuilder &b, Location loc, Value bit
     h = arith::OrIOp::create(b, loc, sign, mag);
   }
   Value h16 = arith::TruncIOp::create(b, loc, b.getI16Type(), h);
-  Value f = arith::ExtFOp::create(b, loc, b.getF32Type(),
+  Value f = LLVM::FPExtOp::create(b, loc, b.getF32Type(),
                                   arith::BitcastOp::create(b, loc, b.getF16Type(), h16));
   if (isa<Float8E5M2Type>(type))
     return f;
@@ -69,5 +70,5 @@ Value stagecraft::lowering::loadedToF32(OpBuilder &b, Location loc, Value loaded
     return byteFloatToF32(b, loc, loaded, type);
   if (type.isF32())
     return loaded;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), loaded);
+  return LLVM::FPExtOp::create(b, loc, b.getF32Type(), loaded);
 }
