@@ -77,6 +77,8 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
       }
     if (auto d = dyn_cast<DotOp>(def))
       longest = std::max(longest, d.getK() * (d->getParentOfType<scf::ForOp>() ? loopTrips : 1));
+    if (auto d = dyn_cast<DotScaledOp>(def))
+      longest = std::max(longest, d.getK() * (d->getParentOfType<scf::ForOp>() ? loopTrips : 1));
     if (auto r = dyn_cast<ReduceOp>(def))
       longest = std::max(longest, cast<RankedTensorType>(r.getInput().getType())
                                       .getDimSize(r.getDim()));

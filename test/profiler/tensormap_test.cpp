@@ -73,7 +73,7 @@ TEST(TensorMap, Fp8TilesAreByteMaps) {
   EXPECT_EQ(a.dataType, CU_TENSOR_MAP_DATA_TYPE_UINT8);
   EXPECT_EQ(a.boxDim[0], 128u);
   EXPECT_EQ(a.globalStrides[0], 8192u);
-  s.box = {128, 129};  // 129 bytes: past the 128-byte swizzle span
+  s.box = {128, 144};  // 144 bytes: past the 128-byte swizzle span
   EXPECT_NE(validateTensorMap(s, t, "p").find("p.swizzle: 128B needs the inner box to be at most 128 bytes"),
             std::string::npos);
   s.box = {128, 128};
