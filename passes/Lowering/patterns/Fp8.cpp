@@ -65,6 +65,28 @@ Value stagecraft::lowering::byteFloatToF32(OpBuilder &b, Location loc, Value bit
   return arith::SelectOp::create(b, loc, isNaN, nan, f);
 }
 
+std::pair<Value, Value> stagecraft::lowering::fp8PairToF32(OpBuilder &b, Location loc, Value pair,
+                                                          Type type) {
+  Value h = pair;
+  if (h.getType() != b.getI16Type())
+    h = arith::TruncIOp::create(b, loc, b.getI16Type(), h);
+  std::string text = isa<Float8E5M2Type>(type) ? "cvt.rn.f16x2.e5m2x2 $0, $1;"
+                                               : "cvt.rn.f16x2.e4m3x2 $0, $1;";
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, b.getI32Type(), ValueRange{h}, b.getStringAttr(text), b.getStringAttr("=r,h"),
+      /*has_side_effects=*/UnitAttr(), /*is_align_stack=*/UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  Value halves = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, b.getF16Type()),
+                                         op.getResult(0));
+  auto half = [&](int64_t i) -> Value {
+    Value x = LLVM::ExtractElementOp::create(
+        b, loc, halves, arith::ConstantIntOp::create(b, loc, i, 32).getResult());
+    return LLVM::FPExtOp::create(b, loc, b.getF32Type(), x);
+  };
+  return {half(0), half(1)};
+}
+
 Value stagecraft::lowering::loadedToF32(OpBuilder &b, Location loc, Value loaded, Type type) {
   if (isByteFloat(type))
     return byteFloatToF32(b, loc, loaded, type);

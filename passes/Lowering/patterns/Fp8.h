@@ -11,6 +11,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <utility>
+
 namespace stagecraft::lowering {
 
 /// True for the 1-byte float types (f8E4M3FN, f8E5M2, f8E8M0FNU).
@@ -22,6 +24,12 @@ mlir::Type memoryType(mlir::Type type);
 /// `type` (f8E4M3FN, f8E5M2 or f8E8M0FNU). Exact, NaN encodings included.
 mlir::Value byteFloatToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
                            mlir::Type type);
+/// The two FP8 values (f8E4M3FN or f8E5M2) in the low 16 bits of `pair` (i16
+/// or i32; the low byte first) as f32, by one cvt.rn.f16x2.{e4m3,e5m2}x2
+/// (sm_89+; exact: every FP8 value is an f16) and two conversions to f32.
+/// The pipelined kernels' fast form of byteFloatToF32 (same values).
+std::pair<mlir::Value, mlir::Value> fp8PairToF32(mlir::OpBuilder &b, mlir::Location loc,
+                                                 mlir::Value pair, mlir::Type type);
 /// A value loaded from memory as `memoryType(type)` made its f32 carrier.
 mlir::Value loadedToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value loaded,
                         mlir::Type type);

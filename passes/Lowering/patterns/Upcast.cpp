@@ -4,6 +4,9 @@
 // value has at most 4 significant bits; a power of two only moves its
 // exponent), hence exact in bf16 too; f16 results are rounded.
 //
+// FP8 pairs become f32 by one cvt.rn.f16x2.{e4m3,e5m2}x2 (exact, the same
+// values as the reference's bit-level conversion), then one multiply each.
+//
 // Into registers (an A operand of a dot, or any register reader): each thread
 // reads its elements of the FP8 tile in pairs of neighbouring columns (one
 // 2-byte load; the swizzle moves 16-byte granules, which keep a pair
@@ -70,8 +73,8 @@ Frag upcastToRegisters(RegisterContext &ctx, UpcastOp op, const SmemRef &input,
     Value &s = scales[{t.block, t.half, t.colBlock / 4}];
     if (!s)
       s = scaleAt(e, op, scale, row, e.c32(t.colBlock / 4));
-    for (int64_t h = 0; h < 2; ++h) {
-      Value x = byteFloatToF32(e.b, e.loc, shr(e, pair, 8 * h), fp8);
+    auto [lo, hi] = fp8PairToF32(e.b, e.loc, pair, fp8);
+    for (Value x : {lo, hi}) {
       Value v = arith::MulFOp::create(e.b, e.loc, x, s);
       out.elems.push_back(res.isF16() ? roundTo(e.b, e.loc, v, res) : v);
     }
@@ -100,10 +103,9 @@ void upcastToSmem(RegisterContext &ctx, UpcastOp op, const SmemRef &input, const
       for (int64_t w = 0; w < 4; ++w) {
         Value word = LLVM::ExtractElementOp::create(e.b, e.loc, words, e.c32(w));
         for (int64_t j = 0; j < 4; j += 2) {
-          Value lo = arith::MulFOp::create(
-              e.b, e.loc, byteFloatToF32(e.b, e.loc, shr(e, word, 8 * j), fp8), s);
-          Value hi = arith::MulFOp::create(
-              e.b, e.loc, byteFloatToF32(e.b, e.loc, shr(e, word, 8 * (j + 1)), fp8), s);
+          auto [x0, x1] = fp8PairToF32(e.b, e.loc, shr(e, word, 8 * j), fp8);
+          Value lo = arith::MulFOp::create(e.b, e.loc, x0, s);
+          Value hi = arith::MulFOp::create(e.b, e.loc, x1, s);
           packed.push_back(e.pack16(res, lo, hi));
         }
       }
