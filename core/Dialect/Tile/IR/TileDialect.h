@@ -38,6 +38,16 @@ void setSchedule(mlir::Operation *op, ScheduleAttr sched);
 /// True for the element types a tile may hold in this dialect.
 bool isSupportedElementType(mlir::Type type);
 
+/// The longest chain of ops, each using the result of the one before, that a
+/// kernel may hold (its index math is a few ops deep).
+inline constexpr unsigned kMaxChainDepth = 1000;
+
+/// Fails with an error at the op that makes a chain in `root` longer than
+/// kMaxChainDepth. The kernel verifier runs it: recursive walks over
+/// operands (the lowering's, the index evaluator's) must not overflow the
+/// stack on a file that is long but small enough to be read.
+mlir::LogicalResult checkChainDepth(mlir::Operation *root);
+
 /// Registers the dialects a Stagecraft module may use.
 void registerStagecraftDialects(mlir::DialectRegistry &registry);
 
