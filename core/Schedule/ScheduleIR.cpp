@@ -59,6 +59,14 @@ FailureOr<scf::ForOp> stagecraft::findPipelinedLoop(func::FuncOp kernel) {
         return;
       }
   });
+  // A persistent kernel's tile loop may load per-tile tiles (Q of an
+  // attention) around the pipelined loop: the innermost candidate is the
+  // one to pipeline.
+  llvm::erase_if(loops, [&](scf::ForOp outer) {
+    return llvm::any_of(loops, [&](scf::ForOp inner) {
+      return inner != outer && outer->isProperAncestor(inner);
+    });
+  });
   if (loops.empty())
     return kernel.emitError("kernel @")
            << kernel.getSymName()
