@@ -18,8 +18,8 @@ import warnings
 
 import torch
 
-from peer_timing import PEER_MAX_REL_TOL, PEER_NORM_REL_TOL, mean, median, summarize_windows, \
-    window_kernels
+from peer_timing import PEER_MAX_REL_TOL, PEER_NORM_REL_TOL, mean, median, sdpa_reasons, \
+    summarize_windows, window_kernels
 
 WINDOW_PREFIX = "stagecraft_rep_"
 
@@ -138,10 +138,10 @@ def call_probing(fn, *args):
                 raise
             if "CUDA error" in str(e):
                 raise
-            reasons = [str(w.message).strip() for w in caught]
+            reasons = sdpa_reasons(str(w.message) for w in caught)
             text = f"{type(e).__name__}: {str(e).strip()}"
             if reasons:
-                text += " (" + " | ".join(dict.fromkeys(reasons)) + ")"
+                text += " (" + " | ".join(reasons) + ")"
             raise Unavailable(text[:1500]) from e
 
 

@@ -16,7 +16,6 @@ bundle's are measured the same way (docs/runner-protocol.md, "Timing"):
                       repetition = last kernel end - first kernel start
 """
 
-import math
 import re
 
 # profiler/timing_plan.{h,cpp}
@@ -265,6 +264,21 @@ def summarize_windows(grouped):
     }
 
 
+# --- SDPA's refusals ------------------------------------------------------------------------
+
+def sdpa_reasons(messages):
+    """SDPA's warnings, reduced to the reasons: without the per-back-end headers ("... kernel
+    not used because:"), the back ends switched off by sdpa_kernel, and the source locations."""
+    out = []
+    for text in messages:
+        text = re.sub(r"\s*\(Triggered internally at [^)]*\)\s*$", "", text.strip()).strip()
+        if not text or text.endswith("not used because:") or "has been runtime disabled" in text:
+            continue
+        if text not in out:
+            out.append(text)
+    return out
+
+
 # --- Tables ---------------------------------------------------------------------------------
 
 def _fmt(x, spec=".1f"):
@@ -324,10 +338,3 @@ def methods_table(records, methods):
             ratios.append(_fmt(r["tflops"] / b["tflops"], ".3f") if ok else "-")
         out.append(f"| {label} | {peer} | " + " | ".join(cells + ratios) + " |")
     return "\n".join(out) + "\n"
-
-
-def rounded(x, digits=4):
-    """A float rounded to `digits` significant digits for the JSON lines (None passes)."""
-    if x is None or x == 0 or not math.isfinite(x):
-        return x
-    return round(x, digits - 1 - int(math.floor(math.log10(abs(x)))))
