@@ -146,7 +146,7 @@ class Records:
 
     def add(self, rec):
         self.all.append(rec)
-        self.file.write(json.dumps(rec) + "\n")
+        self.file.write(json.dumps(finite(rec), allow_nan=False) + "\n")
         self.file.flush()
         t = rec.get("tflops")
         what = f"{t:.1f} TFLOP/s ({rec['reported_us']:.1f} us)" if t else f"{rec['status']}: {rec.get('reason', '')[:200]}"
@@ -156,6 +156,17 @@ class Records:
     def close(self):
         self.file.close()
         os.replace(self.partial, self.path)
+
+
+def finite(x):
+    """x with every NaN or infinite float replaced by None (JSON has neither)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite(v) for v in x]
+    return x
 
 
 def write_atomic(path, text):
@@ -463,7 +474,11 @@ def main(argv=None):
     if not torch.cuda.is_available():
         print("attention_peers.py: no CUDA device visible to torch", file=sys.stderr)
         return 2
-    h = Harness(a)
+    try:
+        h = Harness(a)
+    except Exception as e:  # CUDA initialisation, a broken install
+        print(f"attention_peers.py: cannot start on the GPU: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     records = h.records = Records(a.out)
     print(f"device: {json.dumps(h.device)}", flush=True)
     try:
