@@ -17,6 +17,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -367,7 +368,9 @@ class Orchestration(unittest.TestCase):
         sys.modules["torch"], sys.modules["measure"] = torch, measure
         try:
             import attention_peers as ap
-            a = ap.parse_args(["--out", tempfile.mkdtemp(prefix="peers-test-")] + (["--compare"] if len(methods) > 1 else []))
+            out = tempfile.mkdtemp(prefix="peers-test-")
+            self.addCleanup(shutil.rmtree, out, True)
+            a = ap.parse_args(["--out", out] + (["--compare"] if len(methods) > 1 else []))
             h = ap.Harness(a)
         finally:
             for k, v in saved.items():
@@ -518,6 +521,7 @@ class CommandLine(unittest.TestCase):
 
     def test_no_torch(self):
         fake = tempfile.mkdtemp(prefix="peers-no-torch-")
+        self.addCleanup(shutil.rmtree, fake, True)
         os.makedirs(os.path.join(fake, "torch"))
         with open(os.path.join(fake, "torch", "__init__.py"), "w") as f:
             f.write("raise ImportError('no torch in this test')\n")
@@ -542,6 +546,7 @@ class Manifests(unittest.TestCase):
 
     def bundle(self, asset, *sizes):
         out = tempfile.mkdtemp(prefix="peers-bundle-")
+        self.addCleanup(shutil.rmtree, out, True)
         args = [COMPILE, os.path.join(ASSETS, asset), "-o", out, "--no-cubin", "-q"]
         for s in sizes:
             args += ["--size", s]
