@@ -30,10 +30,12 @@ constexpr int kExitFault = 3;          // the kernel faulted: the context is dea
 constexpr size_t kMaxRequestLine = 1 << 20;
 
 const char *kUsage =
-    "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS]\n"
+    "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS] [--trace FILE.json]\n"
     "       stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS]\n"
     "Runs a kernel bundle on GPU 0, checks its output and times it; prints JSON on stdout.\n"
-    "--serve reads one JSON request per line on stdin and answers one JSON line each.\n";
+    "--serve reads one JSON request per line on stdin and answers one JSON line each.\n"
+    "--trace runs the bundle's instrumented kernel after timing and writes its events as Chrome\n"
+    "trace-event JSON (Perfetto opens it); the overhead is in the result's \"trace\" object.\n";
 
 int exitCodeFor(const Result &r) {
   switch (r.status) {
@@ -122,6 +124,8 @@ int runOnce(const Request &req) {
   Result r = session->run(req);
   writeStdoutLine(serializeResult(r));
   int code = exitCodeFor(r);
+  // --trace asked for a file: not writing it is an error, whatever the run's status.
+  if (code == kExitOk && req.trace && r.traceFile.empty()) code = kExitError;
   if (session->contextDead()) std::_Exit(code);
   return code;
 }
@@ -161,6 +165,14 @@ int main(int argc, char **argv) {
     } else if (a == "--watchdog") {
       needValue(0.001, 86400, &v);
       req.watchdogSeconds = v;
+    } else if (a == "--trace") {
+      if (i + 1 >= argc) {
+        usageError = "--trace needs a file name";
+      } else {
+        req.trace = true;
+        req.traceFile = argv[++i];
+        if (req.traceFile.empty()) usageError = "--trace needs a file name";
+      }
     } else if (a == "--no-verify") {
       req.verify = false;
     } else if (!a.empty() && a[0] == '-') {
@@ -172,6 +184,8 @@ int main(int argc, char **argv) {
     }
   }
   if (usageError.empty() && serveMode && !req.bundle.empty()) usageError = "--serve takes no bundle directory";
+  if (usageError.empty() && serveMode && req.trace)
+    usageError = "--trace takes one bundle; with --serve, ask for \"trace\": true in a request";
   if (usageError.empty() && !serveMode && req.bundle.empty()) usageError = "no bundle directory given";
   if (!usageError.empty()) {
     std::fprintf(stderr, "stagecraft-run: %s\n%s", usageError.c_str(), kUsage);

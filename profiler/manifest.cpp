@@ -384,6 +384,7 @@ Manifest parseManifest(const std::string &text) {
     m.params.push_back(parseParam(params.items()[i], "params[" + std::to_string(i) + "]", m));
 
   m.reference = parseReference(top, m);
+  if (top.has("timeline")) m.timeline = parseTimelineSpec(top.get("timeline"), m.grid, m.warnings);
   top.reportUnused(m.warnings);
 
   double expected = referenceFlops(m.reference);

@@ -8,9 +8,11 @@
 #pragma once
 
 #include "json.h"
+#include "timeline_spec.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,6 +106,8 @@ struct Manifest {
   std::vector<TensorSpec> tensors;
   std::vector<ParamSpec> params;
   ReferenceSpec reference;
+  // The instrumented variant of the kernel (optional "timeline" object).
+  std::optional<TimelineSpec> timeline;
   // Non-fatal findings (unknown fields, flops that disagree with the reference's arithmetic).
   std::vector<std::string> warnings;
 
