@@ -44,26 +44,26 @@ struct HopperModel {
 
   // --- Fitted (bench/timeline/calibrate.py); global, never per kernel.
   /// SM clock under sustained tensor load (GHz): converts cycles to time.
-  double clockGHz = 1.755;
+  double clockGHz = 1.75;
   /// Achieved fraction of the peak wgmma rate.
-  double tensorEfficiency = 0.95;
+  double tensorEfficiency = 1.0;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
-  double loadBytesPerCycle = 40;
+  double loadBytesPerCycle = 40.0;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 500;
+  double loadLatencyCycles = 824.4;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 100;
+  double syncLatencyCycles = 96.9;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.6;
+  double mathEfficiency = 0.8461;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 0.3;
+  double tensorMathInterference = 0.7425;
   /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
-  double ctaOverheadCycles = 2000;
+  double ctaOverheadCycles = 4507.1;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16;

@@ -207,7 +207,7 @@ void SmRun::zone(int cta, int row, unsigned unit, int64_t iter, double start, do
   if (cta == 0 && row < static_cast<int>(plan_.wgs.size()) && plan_.wgs[row].computes &&
       iter >= 0 && iter < trip_)
     result_.iterationEnd[iter] = std::max(result_.iterationEnd[iter], end);
-  if (!record_ || cta != 0 || row < 0 || end <= start)
+  if (!record_ || cta != 0 || row < 0 || end < start)
     return;
   if (options_.displayIterations >= 0 && iter >= options_.displayIterations)
     return;

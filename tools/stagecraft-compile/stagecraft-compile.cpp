@@ -1,14 +1,18 @@
 //===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
 //
 //   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] -o DIR
+//                      [--timeline FILE.json]
 //
 // Runs the compile driver (the same call the app makes) and writes a kernel
-// bundle (docs/bundle-format.md). Diagnostics go to stderr with
-// file:line:col; the exit status is non-zero on any error, and no bundle is
-// written then.
+// bundle (docs/bundle-format.md) and, with --timeline, the predicted timeline
+// as Chrome trace-event JSON (docs/timeline.md). Diagnostics go to stderr
+// with file:line:col; the exit status is non-zero on any error, and no bundle
+// is written then.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Driver/CompileDriver.h"
+
+#include "core/Timeline/TimelineTrace.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -29,6 +33,9 @@ static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (defaul
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"));
 static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"));
+static cl::opt<std::string> timelineFile(
+    "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
+    cl::value_desc("file"));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -74,8 +81,22 @@ int main(int argc, char **argv) {
       errs() << "error: " << toString(std::move(e)) << "\n";
       return 1;
     }
+  if (!timelineFile.empty()) {
+    if (!result.prediction.ok) {
+      errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
+      return 1;
+    }
+    std::string werr = stagecraft::trace::writeFileAtomically(
+        timelineFile, stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
+                          result.prediction, result.kernel, stagecraft::timeline::HopperModel())));
+    if (!werr.empty()) {
+      errs() << "error: " << werr << "\n";
+      return 1;
+    }
+  }
   if (!quiet) {
     outs() << "kernel " << result.kernel << ": " << result.steadyState << "\n";
+    outs() << "predicted: " << result.prediction.summary() << "\n";
     if (result.ptxas.ran)
       outs() << formatv("ptxas: {0} registers, {1} bytes smem, {2} bytes spill "
                         "stores, {3} bytes spill loads\n",
@@ -87,6 +108,8 @@ int main(int argc, char **argv) {
                       result.ptxasMillis, result.totalMillis);
     if (!output.empty())
       outs() << "bundle: " << output << "\n";
+    if (!timelineFile.empty())
+      outs() << "timeline: " << timelineFile << "\n";
   }
   return 0;
 }
