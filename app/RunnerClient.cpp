@@ -251,7 +251,7 @@ void RunnerClient::restart() {
 uint64_t RunnerClient::submit(const std::string &bundleDir) {
   Request r;
   r.id = nextId_++;
-  r.line = runRequestLine(r.id, bundleDir) + "\n";
+  r.line = runRequestLine(r.id, bundleDir, options_.trace) + "\n";
   queue_.push_back(std::move(r));
   if (state_ == RunnerState::Stopped)
     start();

@@ -8,11 +8,30 @@
 #ifndef STAGECRAFT_APP_RUNNERPROTOCOL_H
 #define STAGECRAFT_APP_RUNNERPROTOCOL_H
 
+#include "core/Timeline/Timeline.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stagecraft::app {
+
+/// One sampled CTA of a measured timeline: a row per warp group, times in ns
+/// from the CTA's first event (so it lines up with a predicted CTA).
+struct MeasuredCta {
+  int64_t cta = 0;
+  int64_t sm = -1; // -1: it recorded nothing
+  timeline::Timeline timeline;
+};
+
+/// The result's "trace" object (docs/runner-protocol.md).
+struct MeasuredTrace {
+  double overhead = 0; // instrumented / plain median - 1
+  double plainMedianUs = 0, instrumentedMedianUs = 0;
+  std::vector<MeasuredCta> ctas;
+  std::vector<std::string> warnings;
+};
 
 struct RunnerReply {
   std::optional<uint64_t> id;  // absent when the runner could not read one
@@ -24,11 +43,15 @@ struct RunnerReply {
   std::optional<int> registersPerThread;
   std::string referenceName;
   std::string deviceName;
+  /// The measured timeline, when the request asked for one and the bundle
+  /// has an instrumented kernel; else why not (traceError).
+  std::optional<MeasuredTrace> trace;
+  std::string traceError;
   std::string line;  // as received, for the log
 };
 
-/// {"id": N, "bundle": "/abs/path"}
-std::string runRequestLine(uint64_t id, const std::string &bundleDir);
+/// {"id": N, "bundle": "/abs/path"} (with "trace": true when `trace`)
+std::string runRequestLine(uint64_t id, const std::string &bundleDir, bool trace = false);
 /// {"id": N, "cmd": "ping"}: the runner answers with its device.
 std::string pingRequestLine(uint64_t id);
 
