@@ -221,13 +221,25 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     out.ok = true;
     return out;
   }
-  // Every distinct trip count, then the CTAs in launch order onto the SMs'
-  // slots (each slot holds one of the `resident` CTAs of an SM).
+  // The duration of every distinct trip count (simulated for up to
+  // kSimulatedTrips of them, spread over the range, and interpolated
+  // linearly between those: a CTA's time is close to linear in its trip
+  // count), then the CTAs in launch order onto the SMs' slots (each slot
+  // holds one of the `resident` CTAs of an SM).
+  std::set<int64_t> trips;
+  for (const CtaRun &r : costs.ctas)
+    trips.insert(r.passes * r.trip);
+  std::vector<int64_t> sorted(trips.begin(), trips.end());
+  std::set<int64_t> simulated;
+  constexpr size_t kSimulatedTrips = 8;
+  if (sorted.size() <= kSimulatedTrips) {
+    simulated = trips;
+  } else {
+    for (size_t k = 0; k < kSimulatedTrips; ++k)
+      simulated.insert(sorted[k * (sorted.size() - 1) / (kSimulatedTrips - 1)]);
+  }
   std::map<int64_t, double> durations;
-  for (const CtaRun &r : costs.ctas) {
-    int64_t trip = r.passes * r.trip;
-    if (durations.count(trip))
-      continue;
+  for (int64_t trip : simulated) {
     if (trip == shownTrip) {
       durations[trip] = out.ctaNs / ns;
       continue;
@@ -239,6 +251,14 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
       return out;
     }
     durations[trip] = extrapolate(t, trip, sim);
+  }
+  for (int64_t trip : sorted) {
+    if (durations.count(trip))
+      continue;
+    auto hi = durations.lower_bound(trip);
+    auto lo = std::prev(hi);
+    double f = static_cast<double>(trip - lo->first) / static_cast<double>(hi->first - lo->first);
+    durations[trip] = lo->second + f * (hi->second - lo->second);
   }
   int64_t slots = model.sms * resident;
   double total = 0;

@@ -584,14 +584,17 @@ RunResult SmRun::run() {
                                      w.group, static_cast<int64_t>(&w - plan_.wgs.data())});
   tmaRow_ = static_cast<int>(result_.timeline.rows.size());
   result_.timeline.rows.push_back({"TMA", RowKind::LoadPipe, -1, -1});
+  int consumer = 0;
   for (const WarpGroupPlan &w : plan_.wgs) {
     bool dots = false;
     for (unsigned u : w.units)
       dots |= plan_.units[u].kind == UnitKind::Dot;
+    int index = w.computes ? consumer++ : -1;
     if (w.computes && dots) {
+      // The wgmma groups of consumer N: when the tensor cores run them.
       wgmmaRow_.push_back(static_cast<int>(result_.timeline.rows.size()));
-      result_.timeline.rows.push_back({"wgmma " + w.name, RowKind::TensorCores, w.group,
-                                       static_cast<int64_t>(&w - plan_.wgs.data())});
+      result_.timeline.rows.push_back({"wgmma " + std::to_string(index), RowKind::TensorCores,
+                                       w.group, static_cast<int64_t>(&w - plan_.wgs.data())});
     } else {
       wgmmaRow_.push_back(-1);
     }
