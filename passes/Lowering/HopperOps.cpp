@@ -51,6 +51,20 @@ ValueRange Emitter::ifYield(Value cond, ValueRange values,
   return op.getResults();
 }
 
+ValueRange Emitter::ifElse(Value cond, TypeRange types,
+                           const std::function<SmallVector<Value>()> &then,
+                           const std::function<SmallVector<Value>()> &otherwise) {
+  auto op = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&op.getThenRegion().front());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(&op.getElseRegion().front());
+    scf::YieldOp::create(b, loc, otherwise());
+  }
+  return op.getResults();
+}
+
 Value Emitter::threadIdx() { return NVVM::ThreadIdXOp::create(b, loc, i32()); }
 Value Emitter::blockIdx(int dim) {
   if (dim == 0) return NVVM::BlockIdXOp::create(b, loc, i32());
@@ -236,8 +250,8 @@ static Value inlineAsm(OpBuilder &b, Location loc, Type result,
   return op.getResult(0);
 }
 
-SmallVector<Value> Emitter::wgmmaRegs(int n, ValueRange aRegs, Value descA,
-                                      Value descB, ValueRange acc, Value scaleD,
+SmallVector<Value> Emitter::wgmmaRegs(int n, StringRef abType, ValueRange aRegs, Value descA,
+                                      Value descB, ValueRange acc, Value scaleD, bool transA,
                                       bool transB) {
   // Operand numbering: $0..$(regs-1) the accumulators (outputs), then the A
   // registers (or descriptor), the B descriptor, scale-d, and last the
@@ -245,8 +259,8 @@ SmallVector<Value> Emitter::wgmmaRegs(int n, ValueRange aRegs, Value descA,
   int regs = n / 2;
   int next = regs;
   std::string text = llvm::formatv("{{ .reg .pred p; setp.ne.b32 p, ${0}, 0; "
-                                   "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.bf16.bf16 {{",
-                                   regs + (aRegs.empty() ? 1 : 4) + 1, n)
+                                   "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{",
+                                   regs + (aRegs.empty() ? 1 : 4) + 1, n, abType)
                          .str();
   for (int i = 0; i < regs; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
@@ -274,8 +288,9 @@ SmallVector<Value> Emitter::wgmmaRegs(int n, ValueRange aRegs, Value descA,
   operands.push_back(scaleD);
   // Immediate operands: scale-a, scale-b, then trans-a (descriptor A only;
   // a register A is K-major by construction) and trans-b.
-  text += aRegs.empty() ? llvm::formatv(", p, 1, 1, 0, {0}; }", transB ? 1 : 0).str()
-                        : llvm::formatv(", p, 1, 1, {0}; }", transB ? 1 : 0).str();
+  text += aRegs.empty()
+              ? llvm::formatv(", p, 1, 1, {0}, {1}; }", transA ? 1 : 0, transB ? 1 : 0).str()
+              : llvm::formatv(", p, 1, 1, {0}; }", transB ? 1 : 0).str();
   for (int i = 0; i < regs; ++i) {
     constraints += "," + std::to_string(i);
     operands.push_back(acc[i]);
@@ -330,6 +345,16 @@ Value Emitter::packBF16(Value lo, Value hi) {
   pair = LLVM::InsertElementOp::create(b, loc, pair, hi, c32(1));
   Value bf = LLVM::FPTruncOp::create(b, loc, vec2bf, pair);
   return LLVM::BitcastOp::create(b, loc, i32(), bf);
+}
+
+Value Emitter::pack16(Type type, Value lo, Value hi) {
+  auto vec2f = VectorType::get({2}, f32());
+  auto vec2h = VectorType::get({2}, type);
+  Value pair = LLVM::UndefOp::create(b, loc, vec2f);
+  pair = LLVM::InsertElementOp::create(b, loc, pair, lo, c32(0));
+  pair = LLVM::InsertElementOp::create(b, loc, pair, hi, c32(1));
+  Value h = LLVM::FPTruncOp::create(b, loc, vec2h, pair);
+  return LLVM::BitcastOp::create(b, loc, i32(), h);
 }
 
 Value Emitter::pinned(Value v) {

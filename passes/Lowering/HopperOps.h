@@ -51,6 +51,10 @@ public:
   /// if (cond) then() else pass `values` through; returns the results.
   mlir::ValueRange ifYield(mlir::Value cond, mlir::ValueRange values,
                            const std::function<mlir::SmallVector<mlir::Value>()> &then);
+  /// if (cond) then() else otherwise(); both yield values of `types`.
+  mlir::ValueRange ifElse(mlir::Value cond, mlir::TypeRange types,
+                          const std::function<mlir::SmallVector<mlir::Value>()> &then,
+                          const std::function<mlir::SmallVector<mlir::Value>()> &otherwise);
 
   // Special registers.
   mlir::Value threadIdx();
@@ -103,14 +107,16 @@ public:
   mlir::Value wgmma(int n, mlir::Value descA, mlir::Value descB,
                     mlir::Value acc, bool transB);
 
-  /// One m64nNk16 bf16 wgmma on flat registers: `acc` holds the N/2 f32
+  /// One m64nNk16 wgmma on flat registers: `acc` holds the N/2 f32
   /// accumulators of this thread; A comes from shared memory (`descA`) or,
-  /// when `aRegs` is non-empty, from 4 registers of bf16 pairs in the
-  /// accumulator layout. `scaleD` (i32) 0 ignores the incoming accumulator.
-  llvm::SmallVector<mlir::Value> wgmmaRegs(int n, mlir::ValueRange aRegs,
-                                           mlir::Value descA, mlir::Value descB,
-                                           mlir::ValueRange acc,
-                                           mlir::Value scaleD, bool transB);
+  /// when `aRegs` is non-empty, from 4 registers of 16-bit pairs in the
+  /// accumulator layout. `abType` is "bf16" or "f16". `scaleD` (i32) 0
+  /// ignores the incoming accumulator. `transA` / `transB`: the operand in
+  /// shared memory is M- / N-major.
+  llvm::SmallVector<mlir::Value> wgmmaRegs(int n, llvm::StringRef abType,
+                                           mlir::ValueRange aRegs, mlir::Value descA,
+                                           mlir::Value descB, mlir::ValueRange acc,
+                                           mlir::Value scaleD, bool transA, bool transB);
   /// wgmma.wait_group `pending`, passing `values` through the same asm so
   /// that no use of a wgmma result can be scheduled above the wait.
   llvm::SmallVector<mlir::Value> wgmmaWaitTie(int pending, mlir::ValueRange values);
@@ -124,6 +130,8 @@ public:
   mlir::Value ex2(mlir::Value v);
   /// Two f32 rounded to a bf16 pair in one i32 (low half first).
   mlir::Value packBF16(mlir::Value lo, mlir::Value hi);
+  /// Two f32 rounded to a pair of `type` (bf16 or f16) in one i32.
+  mlir::Value pack16(mlir::Type type, mlir::Value lo, mlir::Value hi);
 
   /// An LLVM struct of `n` f32.
   mlir::Type accType(int n);

@@ -49,7 +49,7 @@ func.func @f(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xbf
 // -----
 
 func.func @f(%a: tensor<64x64xbf16>, %b: tensor<32x64xbf16>, %c: tensor<64x64xf32>) {
-  // expected-error @+1 {{contraction sizes differ: a is 64x64, b gives K = 32 (b is KxN; add transpose_b if it is NxK)}}
+  // expected-error @+1 {{contraction sizes differ: a gives M = 64, K = 64 (a is MxK), b gives K = 32 (b is KxN; add transpose_b if it is NxK)}}
   %d = tile.dot %a, %b, %c : tensor<64x64xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
   return
 }

@@ -4,7 +4,8 @@
 // Triton's TTGIR): TMA loads from tensor descriptors, wgmma-sized dots,
 // row reductions and broadcasts, attention masks, and the per-op schedule
 // attribute that drives software pipelining and warp specialization.
-// Elementwise math uses upstream arith/math on tensors; loops use scf.
+// Elementwise math uses upstream arith/math on tensors (and tensor.splat to
+// make a tile of a scalar); loops use scf.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_TILE_BASE
@@ -21,6 +22,7 @@ def Tile_Dialect : Dialect {
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
     "::mlir::func::FuncDialect"
   ];
   let useDefaultAttributePrinterParser = 1;

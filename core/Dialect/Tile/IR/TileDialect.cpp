@@ -87,5 +87,6 @@ bool stagecraft::tile::isSupportedElementType(Type type) {
 
 void stagecraft::tile::registerStagecraftDialects(DialectRegistry &registry) {
   registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
-                  scf::SCFDialect, func::FuncDialect>();
+                  scf::SCFDialect, func::FuncDialect,
+                  tensor::TensorDialect>();
 }

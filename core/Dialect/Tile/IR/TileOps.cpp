@@ -65,12 +65,15 @@ LogicalResult DotOp::verify() {
            << ea << " and " << eb;
   if (!acc.getElementType().isF32())
     return emitOpError("accumulator must be f32, got ") << acc.getElementType();
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1);
+  int64_t m = getTransposeA() ? a.getDimSize(1) : a.getDimSize(0);
+  int64_t k = getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
   int64_t bk = getTransposeB() ? b.getDimSize(1) : b.getDimSize(0);
   int64_t n = getTransposeB() ? b.getDimSize(0) : b.getDimSize(1);
   if (bk != k)
-    return emitOpError("contraction sizes differ: a is ")
-           << m << "x" << k << ", b gives K = " << bk
+    return emitOpError("contraction sizes differ: a gives M = ")
+           << m << ", K = " << k
+           << (getTransposeA() ? " (a is KxM with transpose_a)" : " (a is MxK)")
+           << ", b gives K = " << bk
            << (getTransposeB() ? " (b is NxK with transpose_b)"
                                : " (b is KxN; add transpose_b if it is NxK)");
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
@@ -128,5 +131,17 @@ LogicalResult MaskOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   if (in.getRank() != 2 || !in.getElementType().isF32())
     return emitOpError("masks 2-d f32 score tiles");
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  auto t = cast<RankedTensorType>(getResult().getType());
+  if (t.getRank() < 1 || t.getRank() > 2 || !t.hasStaticShape())
+    return emitOpError("result must be a static 1-d or 2-d tile, got ") << t;
+  if (!t.getElementType().isSignlessInteger(32))
+    return emitOpError("result elements must be i32, got ") << t.getElementType();
+  if (getDim() >= static_cast<uint64_t>(t.getRank()))
+    return emitOpError("dim ") << getDim() << " is out of range for a rank-"
+                               << t.getRank() << " result";
   return success();
 }

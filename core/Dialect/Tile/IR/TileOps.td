@@ -71,14 +71,19 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let description = [{
     `%d = tile.dot %a, %b, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>`
 
-    `result = acc + a * b`, where `a` is `MxK` and `b` is `KxN`, or `NxK`
-    with `transpose_b` (both operands K-major, the usual layout of a weight
-    or of K in attention). `a` and `b` are bf16 or f16, `acc` is f32. The
-    sizes must fit Hopper's wgmma: M a multiple of 64 (one warp group per 64
-    rows), N a multiple of 8 up to 256, K a multiple of 16.
+    `result = acc + a * b`. `a` is `MxK` (K-major, as a row-major activation
+    is), or `KxM` with `transpose_a` (M-major); `b` is `KxN` (N-major, a
+    row-major `[K, N]` matrix as in torch's `a @ b`), or `NxK` with
+    `transpose_b` (K-major, the usual layout of a weight or of K in
+    attention). Operands are both bf16 or both f16, `acc` is f32. The sizes
+    must fit Hopper's wgmma: M a multiple of 64 (one warp group per 64 rows),
+    N a multiple of 8 up to 256, K a multiple of 16. `a` comes from shared
+    memory (a `tile.load`) or from registers (a 16-bit tile computed in the
+    loop, which must be K-major).
   }];
   let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
-                       AnyRankedTensor:$acc, UnitAttr:$transpose_b);
+                       AnyRankedTensor:$acc, UnitAttr:$transpose_a,
+                       UnitAttr:$transpose_b);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
@@ -87,7 +92,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let extraClassDeclaration = [{
     int64_t getM() { return getResult().getType().getDimSize(0); }
     int64_t getN() { return getResult().getType().getDimSize(1); }
-    int64_t getK() { return ::llvm::cast<::mlir::RankedTensorType>(getA().getType()).getDimSize(1); }
+    int64_t getK() {
+      auto a = ::llvm::cast<::mlir::RankedTensorType>(getA().getType());
+      return a.getDimSize(getTransposeA() ? 0 : 1);
+    }
     /// Floating-point operations of one execution (a multiply-add is 2).
     int64_t getFlops() { return 2 * getM() * getN() * getK(); }
   }];
@@ -124,6 +132,25 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $input `,` `dim` `=` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "a tile of row or column indices";
+  let description = [{
+    `%rows = tile.iota %q0, dim = 0 : tensor<128x128xi32>`
+
+    Element `(r, c)` is `offset + r` with `dim = 0` (the row index) or
+    `offset + c` with `dim = 1` (the column index); a 1-d result holds
+    `offset + i`. With `arith` ops on the result a kernel writes its own
+    masks and biases in IR: a sliding window (`rows - cols < w`), ALiBi
+    (`slope * (cols - rows)`), a causal mask (`cols <= rows`).
+  }];
+  let arguments = (ins Index:$offset, ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $offset `,` `dim` `=` $dim attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -100,8 +100,16 @@ int64_t DescType::getBoxBytes() const {
 
 SmallVector<int64_t> DescType::getLoadBoxShape() const {
   SmallVector<int64_t> box(getBoxShape());
-  box.back() = std::min<int64_t>(box.back(), 128 / getElementBytes());
+  if (getTileShape().size() >= 2)
+    box.back() = std::min<int64_t>(box.back(), 128 / getElementBytes());
   return box;
+}
+
+int64_t DescType::getLoadSwizzleBytes() const {
+  if (getTileShape().size() < 2)
+    return 0;
+  int64_t inner = getLoadBoxShape().back() * getElementBytes();
+  return inner == 128 || inner == 64 || inner == 32 ? inner : 0;
 }
 
 //===----------------------------------------------------------------------===//

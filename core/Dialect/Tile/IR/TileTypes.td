@@ -24,10 +24,14 @@ def Tile_DescType : TypeDef<Tile_Dialect, "Desc"> {
     ::llvm::ArrayRef<int64_t> getTileShape() const;
     int64_t getElementBytes() const;
     int64_t getBoxBytes() const;
-    /// The box of one TMA load: the innermost dimension capped at 128 bytes,
-    /// the span of the 128-byte swizzle that wgmma reads conflict-free. A
-    /// wider tile is loaded as several such panels, one after the other.
+    /// The box of one TMA load. A 2-d (or higher) tile, which wgmma may
+    /// read, is loaded in panels: the innermost dimension capped at 128
+    /// bytes, the span of the 128-byte swizzle that wgmma reads conflict-free;
+    /// a wider tile is loaded as several such panels, one after the other.
+    /// A 1-d tile (a bias vector) is loaded whole, unswizzled.
     ::llvm::SmallVector<int64_t> getLoadBoxShape() const;
+    /// The swizzle of the loaded panels in bytes (128, 64 or 32), 0 for none.
+    int64_t getLoadSwizzleBytes() const;
   }];
 }
 

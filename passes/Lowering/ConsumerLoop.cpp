@@ -1,0 +1,525 @@
+//===- ConsumerLoop.cpp - the consumer warp groups' code ------------------===//
+//
+// The consumers run the ops before the loop, the kernel loop over kernel
+// iterations 0 .. K-2 (K = trip count + the group's stage span), the last
+// kernel iteration peeled after it (so that values made in it are read
+// directly instead of being carried around the loop), and the ops after the
+// loop with the stores. In each kernel iteration every unit runs, in body
+// order, on its source iteration (Expansion.cpp), predicated off outside
+// the trip count; a unit's exported values pass through the predicate as
+// undef (never read: source iteration 0 reads loop-carried values as the
+// loop's init, the loop's results come from the iteration that made them)
+// or, for a dot, as its accumulator input, which keeps its registers one set
+// while a wgmma may still be writing them.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/ConsumerLoop.h"
+#include "passes/Lowering/patterns/Memory.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+using hopper::Emitter;
+using arith::CmpIPredicate;
+
+namespace {
+
+bool isZeroSplat(Value v) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  if (!c)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  return dense && dense.isSplat() && isa<FloatType>(dense.getElementType()) &&
+         dense.getSplatValue<APFloat>().isPosZero();
+}
+
+class ConsumerEmitter final : public RegisterContext {
+public:
+  ConsumerEmitter(Emitter &e, KernelPlan &p, WarpGroupFrame &frame, Value ctid)
+      : RegisterContext(e, p.geom), p(p), frame(frame), ctid(ctid) {}
+
+  void run();
+
+  // RegisterContext.
+  Frag operand(Operation *op, unsigned i) override {
+    int d = p.bodyIndexOf(op);
+    return lookup(op->getOperand(i), d >= 0 ? &p.body[d] : nullptr);
+  }
+  Value scalar(Value v) override { return frame.scalar(e, v, curSrc); }
+  Value rowOf(const Layout &l, int64_t el) override;
+  Value colOf(const Layout &l, int64_t el) override;
+  Value threadIndex() override { return ctid; }
+
+private:
+  Frag lookup(Value v, const BodyUnit *user);
+  Frag readLoaded(Value v, const BodyUnit *user);
+  Frag materialize(const Frag &f, const Layout &to);
+  /// How a value crosses from the unit that makes it to others (and around
+  /// the kernel loop): a 16-bit float tile packed in pairs, anything else
+  /// as its elements.
+  bool crossesPacked(Value v) const;
+  int64_t storageCount(Value v) const;
+  Frag exportForm(Value v, const Frag &f);
+  Frag fromStorage(Value v, ValueRange regs);
+  SmallVector<Value> undefStorage(Value v);
+  void evalOp(Operation *op);
+  void emitUnit(BodyUnit &u, Value kit);
+  void emitDotUnit(BodyUnit &u, Value src);
+  void emitReleases(ArrayRef<Release> releases, Value kit);
+  void emitKernelIteration(Value kit, ValueRange carriedIn);
+  SmallVector<Value> carriedYields();
+  Layout layoutOf(Value v) const { return p.layouts.lookup(v); }
+  Type elemTypeOf(Value v) const { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+  KernelPlan &p;
+  WarpGroupFrame &frame;
+  Value ctid, cwg, row0, col0;
+  Value curSrc; // source iteration of the unit being emitted (null outside the loop)
+  DenseMap<Value, Frag> outside;           // values before and after the loop
+  DenseMap<Value, Frag> cur;               // made in this kernel iteration
+  DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
+  DenseMap<Value, Frag> local;             // within the unit being emitted
+  bool storesStarted = false;
+};
+
+Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
+  int64_t block = 0, half = 0;
+  if (l.kind == Kind::Tile) {
+    TileElement t = tileElement(l.cols, el);
+    block = t.block;
+    half = t.half;
+  } else if (l.kind == Kind::Rows || l.kind == Kind::RowView) {
+    block = el / 2;
+    half = el % 2;
+  }
+  return e.add(row0, e.c32(64 * block + 8 * half));
+}
+
+Value ConsumerEmitter::colOf(const Layout &l, int64_t el) {
+  int64_t colBlock = 0, pair = 0;
+  if (l.kind == Kind::Tile) {
+    TileElement t = tileElement(l.cols, el);
+    colBlock = t.colBlock;
+    pair = t.colPair;
+  } else if (l.kind == Kind::Cols || l.kind == Kind::ColView) {
+    colBlock = el / 2;
+    pair = el % 2;
+  }
+  return e.add(col0, e.c32(8 * colBlock + pair));
+}
+
+Frag ConsumerEmitter::materialize(const Frag &f, const Layout &to) {
+  if (f.layout == to)
+    return f;
+  Frag out{to, f.type, {}, f.packed ? false : f.unrounded};
+  for (int64_t i = 0; i < to.count(geom); ++i)
+    out.elems.push_back(f.packed ? element(f, to, i)
+                                 : f.elems[sourceElement(f.layout, to, i, geom)]);
+  return out;
+}
+
+bool ConsumerEmitter::crossesPacked(Value v) const {
+  Layout l = layoutOf(v);
+  Type t = elemTypeOf(v);
+  return l.kind == Kind::Tile && isa<FloatType>(t) && !t.isF32();
+}
+
+int64_t ConsumerEmitter::storageCount(Value v) const {
+  int64_t n = layoutOf(v).count(geom);
+  return crossesPacked(v) ? n / 2 : n;
+}
+
+Frag ConsumerEmitter::exportForm(Value v, const Frag &given) {
+  Layout l = layoutOf(v);
+  Frag f = materialize(given, l);
+  if (crossesPacked(v)) {
+    if (f.packed)
+      return f;
+    Frag out{l, f.type, {}, false, true};
+    for (int64_t i = 0; i < l.count(geom); i += 2) {
+      // Raw elements: the pair conversion rounds unrounded values.
+      out.elems.push_back(e.pack16(f.type, f.elems[i], f.elems[i + 1]));
+    }
+    return out;
+  }
+  if (f.unrounded && !holdsUnrounded(v)) {
+    Frag out{l, f.type, {}, false};
+    for (int64_t i = 0; i < l.count(geom); ++i)
+      out.elems.push_back(element(f, l, i));
+    return out;
+  }
+  f.unrounded = holdsUnrounded(v) || f.unrounded;
+  return f;
+}
+
+Frag ConsumerEmitter::fromStorage(Value v, ValueRange regs) {
+  bool packed = crossesPacked(v);
+  return Frag{layoutOf(v), elemTypeOf(v), SmallVector<Value>(regs.begin(), regs.end()),
+              !packed && holdsUnrounded(v), packed};
+}
+
+SmallVector<Value> ConsumerEmitter::undefStorage(Value v) {
+  Type t = crossesPacked(v) ? e.i32() : carrierType(elemTypeOf(v));
+  Value u = LLVM::UndefOp::create(e.b, e.loc, t);
+  return SmallVector<Value>(storageCount(v), u);
+}
+
+Frag ConsumerEmitter::readLoaded(Value v, const BodyUnit *user) {
+  if (auto it = local.find(v); it != local.end())
+    return it->second;
+  if (const Resident *r = p.residentOf(v)) {
+    // Residents outside the loop are read where they are used, once per unit.
+    Frag f = readSmemTile(*this, SmemRef{e.c32(r->offset), &r->tile}, layoutOf(v));
+    local[v] = f;
+    return f;
+  }
+  const Ring *r = p.ringOf(v);
+  assert(r && user && "a ring tile is read in the loop");
+  frame.waitFull(e, *r, curSrc);
+  Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, curSrc), &r->tile}, layoutOf(v));
+  local[v] = f;
+  return f;
+}
+
+Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
+  if (auto it = local.find(v); it != local.end())
+    return it->second;
+  if (v.getDefiningOp<LoadOp>())
+    return readLoaded(v, user);
+  if (!user)
+    return outside.lookup(v);
+  auto [def, back] = p.resolve(v, *user);
+  if (back < 0)
+    return outside.lookup(v);
+  Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
+  // Source iteration 0 reads a loop-carried value as the loop's init. When
+  // the unit making it runs in a later kernel iteration than its first, its
+  // "iteration -1" ran predicated off and left no init behind: select it.
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (arg && arg.getOwner() == p.loop.getBody() &&
+      p.body[p.bodyIndexOf(def.getDefiningOp())].off > 0) {
+    Frag init = outside.lookup(p.loop.getInitArgs()[arg.getArgNumber() - 1]);
+    Value first = e.cmp(CmpIPredicate::eq, curSrc, e.c32(0));
+    Frag out{f.layout, f.type, {}, false};
+    for (int64_t i = 0; i < f.layout.count(geom); ++i) {
+      // Both sides as exact values: the init may be rounded differently.
+      Value a = element(init, f.layout, i), b = element(f, f.layout, i);
+      out.elems.push_back(arith::SelectOp::create(e.b, e.loc, first, a, b));
+    }
+    local[v] = out;
+    return out;
+  }
+  return f;
+}
+
+void ConsumerEmitter::evalOp(Operation *op) {
+  Value result = op->getResult(0);
+  const TilePattern *pattern = findPattern(op);
+  local[result] = pattern->emit(op, *this, layoutOf(result));
+}
+
+void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
+  DotOp d = u.dot;
+  DotOperands ops;
+  auto smem = [&](Value v) -> SmemRef {
+    if (const Resident *r = p.residentOf(v))
+      return SmemRef{e.c32(r->offset), &r->tile};
+    if (const Ring *r = p.ringOf(v))
+      return SmemRef{frame.slotOffset(e, *r, src), &r->tile};
+    return SmemRef{};
+  };
+  const Ring *ra = p.ringOf(d.getA()), *rb = p.ringOf(d.getB());
+  if (rb)
+    frame.waitFull(e, *rb, src);
+  if (ra && ra != rb)
+    frame.waitFull(e, *ra, src);
+  ops.a = smem(d.getA());
+  ops.b = smem(d.getB());
+  if (!ops.a)
+    ops.aRegs = lookup(d.getA(), &u);
+  ops.zeroAcc = isZeroSplat(d.getAcc());
+  if (!ops.zeroAcc) {
+    Frag acc = lookup(d.getAcc(), &u);
+    Layout tile = Layout::tile(d.getN());
+    for (int64_t i = 0; i < tile.count(geom); ++i)
+      ops.acc.push_back(element(acc, tile, i));
+  }
+  SmallVector<Value> out = emitDot(e, d, geom, cwg, ops);
+  local[d.getResult()] = Frag{Layout::tile(d.getN()), e.f32(), out, false};
+}
+
+void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
+  for (const Release &r : releases)
+    frame.release(e, p.rings[r.ring], e.sub(kit, e.c32(r.delta)), ctid);
+}
+
+void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
+  Value src = e.sub(kit, e.c32(u.off));
+  Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                         e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+  if (u.wait >= 0) {
+    // Tie the dot results this unit reads through the wait.
+    SmallVector<Value> regs;
+    SmallVector<std::pair<Value, int64_t>> where;
+    for (Value v : u.tied) {
+      auto [def, back] = p.resolve(v, u);
+      Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
+      regs.append(f.elems.begin(), f.elems.end());
+      where.push_back({def, back});
+    }
+    SmallVector<Value> tied = e.wgmmaWaitTie(u.wait, regs);
+    unsigned k = 0;
+    for (auto [def, back] : where) {
+      Frag &f = back == 0 ? cur[def] : hist[def][back - 1];
+      for (Value &r : f.elems)
+        r = tied[k++];
+    }
+    emitReleases(u.releases, kit);
+  }
+  if (u.isLoad) {
+    for (const Ring &r : p.rings)
+      if (r.unit == u.unit)
+        e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
+                 [&] { frame.produce(e, r, src); });
+    return;
+  }
+  // The values of this unit that others read, and what they are when the
+  // unit is predicated off.
+  SmallVector<Value> exports;
+  SmallVector<Value> prev;
+  for (Operation *op : u.ops) {
+    Value r = op->getResult(0);
+    bool used = p.carried.count(r) || llvm::any_of(r.getUsers(), [&](Operation *user) {
+                  return p.bodyIndexOf(user) != p.bodyIndexOf(op);
+                });
+    if (!used)
+      continue;
+    exports.push_back(r);
+    if (u.dot && !isZeroSplat(u.dot.getAcc())) {
+      curSrc = src;
+      local.clear();
+      Frag acc = materialize(lookup(u.dot.getAcc(), &u), Layout::tile(u.dot.getN()));
+      local.clear();
+      prev.append(acc.elems.begin(), acc.elems.end());
+      continue;
+    }
+    SmallVector<Value> un = undefStorage(r);
+    prev.append(un.begin(), un.end());
+  }
+  ValueRange results = e.ifYield(inRange, prev, [&]() -> SmallVector<Value> {
+    local.clear();
+    curSrc = src;
+    if (u.dot)
+      emitDotUnit(u, src);
+    else
+      for (Operation *op : u.ops)
+        evalOp(op);
+    SmallVector<Value> flat;
+    for (Value v : exports) {
+      Frag f = exportForm(v, local[v]);
+      flat.append(f.elems.begin(), f.elems.end());
+    }
+    local.clear();
+    return flat;
+  });
+  unsigned k = 0;
+  for (Value v : exports) {
+    int64_t n = storageCount(v);
+    cur[v] = fromStorage(v, results.slice(k, n));
+    k += n;
+  }
+  if (u.dot)
+    e.wgmmaCommit(); // also when predicated off: group counts stay static
+  emitReleases(u.releasesAfter, kit);
+}
+
+void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
+  unsigned k = 0;
+  hist.clear();
+  cur.clear();
+  for (auto &[v, copies] : p.carried) {
+    int64_t n = storageCount(v);
+    for (int64_t c = 0; c < copies; ++c) {
+      hist[v].push_back(fromStorage(v, carriedIn.slice(k, n)));
+      k += n;
+    }
+  }
+  for (BodyUnit &u : p.body)
+    emitUnit(u, kit);
+  if (p.endWait >= 0) {
+    SmallVector<Value> regs;
+    for (Value v : p.endTied)
+      regs.append(cur[v].elems.begin(), cur[v].elems.end());
+    SmallVector<Value> tied = e.wgmmaWaitTie(p.endWait, regs);
+    unsigned t = 0;
+    for (Value v : p.endTied)
+      for (Value &r : cur[v].elems)
+        r = tied[t++];
+    emitReleases(p.endReleases, kit);
+  }
+}
+
+SmallVector<Value> ConsumerEmitter::carriedYields() {
+  SmallVector<Value> yields;
+  for (auto &[v, copies] : p.carried) {
+    Frag newest = cur.count(v) ? cur[v] : hist[v][0];
+    yields.append(newest.elems.begin(), newest.elems.end());
+    for (int64_t c = 0; c + 1 < copies; ++c)
+      yields.append(hist[v][c].elems.begin(), hist[v][c].elems.end());
+  }
+  return yields;
+}
+
+void ConsumerEmitter::run() {
+  Value lane = e.remu(ctid, e.c32(32));
+  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
+  cwg = e.divu(ctid, e.c32(128));
+  row0 = e.add(e.add(e.mul(cwg, e.c32(64 * geom.rowBlocks)), e.mul(warp, e.c32(16))),
+               e.divu(lane, e.c32(4)));
+  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+  frame.waitResidents(e);
+
+  // Register values before the loop (loads are residents, read at use).
+  Block &entry = p.kernel.getBody().front();
+  for (Operation &op : entry) {
+    if (&op == p.loop.getOperation())
+      break;
+    if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
+        !isa<LoadOp>(op)) {
+      local.clear();
+      evalOp(&op);
+      outside[op.getResult(0)] = local[op.getResult(0)];
+    }
+  }
+  local.clear();
+
+  // Carried copies start as the loop's init (yielded values) or undef.
+  SmallVector<Value> inits;
+  for (auto &[v, copies] : p.carried) {
+    Layout l = layoutOf(v);
+    int yi = -1;
+    for (auto [i, y] : llvm::enumerate(p.loop.getBody()->getTerminator()->getOperands()))
+      if (y == v)
+        yi = i;
+    SmallVector<Value> init = undefStorage(v);
+    if (yi >= 0) {
+      Frag given = outside.lookup(p.loop.getInitArgs()[yi]);
+      Frag exact{l, elemTypeOf(v), {}, false};
+      for (int64_t i = 0; i < l.count(geom); ++i)
+        exact.elems.push_back(element(given, l, i));
+      init = exportForm(v, exact).elems;
+    }
+    for (int64_t c = 0; c < copies; ++c)
+      inits.append(init.begin(), init.end());
+  }
+  // Carried copies of a value hold its elements as the unit making it does
+  // (holdsUnrounded); an exact init is a valid unrounded value too.
+  Value total = e.add(frame.trip.count, e.c32(p.cMax - p.cMin));
+  Value last = e.sub(total, e.c32(1));
+  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), last, e.c32(1), inits);
+  {
+    OpBuilder::InsertionGuard guard(e.b);
+    if (!kloop.getBody()->empty())
+      kloop.getBody()->getTerminator()->erase();
+    e.b.setInsertionPointToStart(kloop.getBody());
+    emitKernelIteration(kloop.getInductionVar(), kloop.getRegionIterArgs());
+    scf::YieldOp::create(e.b, e.loc, carriedYields());
+  }
+
+  // The last kernel iteration (none when the loop has no iterations at
+  // all: then the results are the loop's inits). A carried result's newest
+  // copy out of the kernel loop is its init then: passing that rather than
+  // the init itself lets the results share registers with the loop's.
+  DenseMap<Value, unsigned> carriedAt;
+  unsigned at = 0;
+  for (auto &[v, copies] : p.carried) {
+    carriedAt[v] = at;
+    at += copies * storageCount(v);
+  }
+  SmallVector<Value> initFinals;
+  SmallVector<std::pair<Value, Layout>> order;
+  for (auto [i, r] : llvm::enumerate(p.loop.getResults())) {
+    Layout l = layoutOf(r);
+    Value y = p.loop.getBody()->getTerminator()->getOperand(i);
+    Frag given = carriedAt.count(y)
+                     ? fromStorage(y, kloop.getResults().slice(carriedAt[y], storageCount(y)))
+                     : outside.lookup(p.loop.getInitArgs()[i]);
+    for (int64_t j = 0; j < l.count(geom); ++j)
+      initFinals.push_back(element(given, l, j));
+    order.push_back({r, l});
+  }
+  ValueRange finals = e.ifElse(
+      e.cmp(CmpIPredicate::sgt, total, e.c32(0)), ValueRange(initFinals).getTypes(),
+      [&]() -> SmallVector<Value> {
+        emitKernelIteration(last, kloop.getResults());
+        // Source iteration trip-1 of a unit at stage offset o ran
+        // (span - o) kernel iterations before this last one.
+        SmallVector<Value> flat;
+        for (auto [i, y] : llvm::enumerate(p.loop.getBody()->getTerminator()->getOperands())) {
+          int64_t back = p.cMax - p.cMin - p.body[p.bodyIndexOf(y.getDefiningOp())].off;
+          Frag f = back == 0 ? cur[y] : hist[y][back - 1];
+          Layout l = order[i].second;
+          for (int64_t j = 0; j < l.count(geom); ++j)
+            flat.push_back(element(f, l, j));
+        }
+        // Every wgmma retired before the results leave the branch (a copy
+        // of a register a wgmma still writes serializes the pipeline).
+        return e.wgmmaWaitTie(0, flat);
+      },
+      [&]() -> SmallVector<Value> { return e.wgmmaWaitTie(0, initFinals); });
+  SmallVector<Value> tied(finals);
+  unsigned k = 0;
+  for (auto [r, l] : order) {
+    Frag f{l, elemTypeOf(r), {}, false};
+    for (int64_t i = 0; i < l.count(geom); ++i)
+      f.elems.push_back(tied[k++]);
+    outside[r] = f;
+  }
+
+  // After the loop: register math and the stores.
+  unsigned storeIndex = 0;
+  for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
+    if (auto s = dyn_cast<StoreOp>(op)) {
+      if (!storesStarted) {
+        // The staging tiles overlay the rings: every consumer warp group
+        // must be past its last wgmma and ring read.
+        e.namedBarrier(1, 128 * geom.wgs);
+        storesStarted = true;
+      }
+      int64_t staging = p.stagingOffsets[storeIndex++];
+      local.clear();
+      writeStaging(*this, lookup(s.getValue(), nullptr), s, staging);
+      e.fenceProxyAsyncShared();
+      e.namedBarrier(1, 128 * geom.wgs);
+      e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+        SmallVector<Value> coords;
+        for (Value c : llvm::reverse(s.getCoords()))
+          coords.push_back(frame.scalar(e, c));
+        auto arg = cast<BlockArgument>(s.getDesc());
+        e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(staging), coords);
+        NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
+      });
+      continue;
+    }
+    if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()) ||
+        isa<LoadOp>(op))
+      continue;
+    local.clear();
+    evalOp(op);
+    outside[op->getResult(0)] = local[op->getResult(0)];
+  }
+  local.clear();
+  // The staging tiles must stay until the stores have read them.
+  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
+                                         e.b.getUnitAttr());
+  });
+}
+
+} // namespace
+
+void stagecraft::lowering::emitConsumers(Emitter &e, KernelPlan &plan, WarpGroupFrame &frame,
+                                         Value ctid) {
+  ConsumerEmitter(e, plan, frame, ctid).run();
+}

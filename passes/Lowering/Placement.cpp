@@ -1,0 +1,512 @@
+//===- Placement.cpp - where every value of a tile kernel lives -----------===//
+#include "passes/Lowering/Placement.h"
+#include "passes/Lowering/patterns/Patterns.h"
+
+#include "core/Schedule/ScheduleIR.h"
+
+#include "llvm/ADT/EquivalenceClasses.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+
+SmemTile SmemTile::of(DescType desc) {
+  SmemTile t;
+  ArrayRef<int64_t> shape = desc.getTileShape();
+  t.rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  t.cols = shape.back();
+  t.panelCols = desc.getLoadBoxShape().back();
+  t.panels = (t.cols + t.panelCols - 1) / t.panelCols;
+  t.elemBytes = desc.getElementBytes();
+  t.panelBytes = t.rows * t.panelCols * t.elemBytes;
+  t.bytes = desc.getBoxBytes();
+  t.swizzle = desc.getLoadSwizzleBytes();
+  t.elemType = desc.getElementType();
+  return t;
+}
+
+const Ring *KernelPlan::ringOf(Value v) const {
+  for (const Ring &r : rings)
+    if (const_cast<Ring &>(r).load.getResult() == v)
+      return &r;
+  return nullptr;
+}
+
+const Resident *KernelPlan::residentOf(Value v) const {
+  for (const Resident &r : residents)
+    if (const_cast<Resident &>(r).load.getResult() == v)
+      return &r;
+  return nullptr;
+}
+
+int KernelPlan::bodyIndexOf(Operation *op) const {
+  auto it = unitOfOp.find(op);
+  return it == unitOfOp.end() ? -1 : it->second;
+}
+
+std::pair<Value, int64_t> KernelPlan::resolve(Value v, const BodyUnit &user) const {
+  int64_t back = 0;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0) {
+      v = loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1);
+      back = 1;
+    }
+  Operation *def = v.getDefiningOp();
+  int d = def ? bodyIndexOf(def) : -1;
+  if (d < 0)
+    return {v, -1};
+  return {v, back + user.off - body[d].off};
+}
+
+Layout KernelPlan::registerLayout(Value v) const { return layouts.lookup(v); }
+
+namespace {
+
+InFlightDiagnostic refuse(Operation *op, const Twine &why) {
+  return op->emitError("tile-lower-to-nvvm: ") << why;
+}
+
+bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+class Placer {
+public:
+  explicit Placer(KernelPlan &p) : p(p) {}
+  LogicalResult run();
+
+private:
+  LogicalResult prepare();
+  LogicalResult collectBody();
+  LogicalResult collectLoads();
+  LogicalResult checkOutside();
+  LogicalResult orientVectors();
+  LogicalResult inferLayouts();
+  LogicalResult inferLayout(Operation *op);
+  LogicalResult checkDot(DotOp d);
+  LogicalResult checkShapes();
+  Layout natural(Value v) const;
+
+  KernelPlan &p;
+  /// 1-d tensors: true when they run along the columns.
+  DenseMap<Value, bool> alongCols;
+};
+
+LogicalResult Placer::run() {
+  if (failed(prepare()) || failed(collectBody()) || failed(collectLoads()) ||
+      failed(checkOutside()) || failed(orientVectors()) || failed(inferLayouts()) ||
+      failed(checkShapes()))
+    return failure();
+  return success();
+}
+
+LogicalResult Placer::prepare() {
+  FailureOr<scf::ForOp> loop = findPipelinedLoop(p.kernel);
+  if (failed(loop))
+    return failure();
+  FailureOr<LoopGraph> graph = buildLoopGraph(p.kernel);
+  if (failed(graph))
+    return failure();
+  if (failed(writeSchedule(p.kernel, graph->initialSchedule)))
+    return failure();
+  ScheduleReport report = checkSchedule(*graph, graph->initialSchedule);
+  if (!report.legal()) {
+    for (const Violation &v : report.violations)
+      p.kernel.emitError("cannot compile an illegal schedule (")
+          << ruleName(v.rule) << "): " << v.message;
+    return failure();
+  }
+  if ((*loop)->getParentOfType<scf::ForOp>())
+    return loop->emitError("tile-lower-to-nvvm: a pipelined loop nested in another loop "
+                           "(persistent kernels) is not lowered yet");
+  if ((*loop)->getParentOp() != p.kernel.getOperation())
+    return loop->emitError("tile-lower-to-nvvm: the pipelined loop must be at the top "
+                           "level of the kernel");
+  p.loop = *loop;
+  p.graph = std::move(*graph);
+  p.report = std::move(report);
+  return success();
+}
+
+LogicalResult Placer::collectBody() {
+  // Units in body order, split into the consumer group (everything but
+  // loads must sit in one group) and a producer group of loads.
+  std::map<unsigned, SmallVector<Operation *>> opsOf;
+  for (Operation &op : p.loop.getBody()->without_terminator()) {
+    if (!isScheduledOp(&op)) {
+      if (op.getNumRegions() == 0 && op.getNumResults() == 1 && !isTensor(op.getResult(0)))
+        continue; // scalar math, lowered where used
+      if (isa<arith::ConstantOp>(op))
+        continue;
+      return refuse(&op, "'") << op.getName() << "' in the pipelined loop is not lowered";
+    }
+    int u = p.graph.findUnit(getSchedule(&op).getName());
+    if (u < 0)
+      return refuse(&op, "unknown unit");
+    opsOf[u].push_back(&op);
+  }
+  const Schedule &sched = p.graph.initialSchedule;
+  p.consumerGroup = -1;
+  for (auto &[u, ops] : opsOf)
+    if (p.graph.units[u].kind != UnitKind::Load) {
+      int64_t grp = effectiveSchedule(p.graph, sched, u).group;
+      if (p.consumerGroup >= 0 && grp != p.consumerGroup)
+        return refuse(ops.front(), "unit '")
+               << p.graph.units[u].name << "' is in warp group " << grp
+               << " but every op other than loads must run in one warp group (here "
+               << p.consumerGroup << "): register values do not cross warp groups";
+      p.consumerGroup = grp;
+    }
+  if (p.consumerGroup < 0)
+    return refuse(p.loop, "the pipelined loop only loads: nothing reads its tiles");
+  p.cMin = p.pMin = INT64_MAX;
+  p.cMax = p.pMax = INT64_MIN;
+  for (unsigned u : p.report.bodyOrder) {
+    OpSchedule s = effectiveSchedule(p.graph, sched, u);
+    bool isLoad = p.graph.units[u].kind == UnitKind::Load;
+    if (s.group != p.consumerGroup) {
+      if (!isLoad)
+        continue;
+      if (p.producerGroup >= 0 && p.producerGroup != s.group)
+        return refuse(opsOf[u].front(), "loads outside the consumer warp group must share "
+                                        "one producer group");
+      p.producerGroup = s.group;
+      p.loadUnits.push_back(u);
+      p.pMin = std::min(p.pMin, s.stage);
+      p.pMax = std::max(p.pMax, s.stage);
+      continue;
+    }
+    p.cMin = std::min(p.cMin, s.stage);
+    p.cMax = std::max(p.cMax, s.stage);
+    BodyUnit b;
+    b.unit = u;
+    b.isLoad = isLoad;
+    b.ops = opsOf[u];
+    p.body.push_back(b);
+  }
+  for (BodyUnit &b : p.body) {
+    b.off = effectiveSchedule(p.graph, sched, b.unit).stage - p.cMin;
+    for (Operation *op : b.ops)
+      p.unitOfOp[op] = &b - p.body.data();
+  }
+  for (BodyUnit &b : p.body)
+    for (Operation *op : b.ops)
+      if (auto d = dyn_cast<DotOp>(op)) {
+        if (b.ops.size() != 1)
+          return refuse(d, "a dot must be alone in its unit ('")
+                 << p.graph.units[b.unit].name << "' holds " << b.ops.size() << " ops)";
+        b.dot = d;
+        b.dotPos = p.numDots++;
+      } else if (isa<StoreOp>(op)) {
+        return refuse(op, "a tile.store inside the pipelined loop is not lowered yet: store "
+                          "the loop's results after it");
+      }
+  int64_t wgs = p.graph.warpGroupsOf(p.consumerGroup);
+  p.geom.wgs = wgs;
+  p.threads = 128 * (wgs + (p.producerGroup >= 0 ? 1 : 0));
+  for (const GroupRegisters &gr : p.report.registers) {
+    if (gr.group == p.consumerGroup)
+      p.consumerRegs = gr.budget;
+    if (gr.group == p.producerGroup)
+      p.producerRegs = gr.budget;
+  }
+  if (p.producerGroup >= 0 && p.graph.warpGroupsOf(p.producerGroup) != 1)
+    return refuse(p.loop, "the producer group (")
+           << p.producerGroup << ") has " << p.graph.warpGroupsOf(p.producerGroup)
+           << " warp groups in tile.warpgroups; one TMA producer warp group issues every load";
+  return success();
+}
+
+LogicalResult Placer::collectLoads() {
+  for (Operation &op : p.loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(load.getDesc());
+      if (!arg || arg.getOwner() != &p.kernel.getBody().front())
+        return refuse(load, "the descriptor must be a kernel argument");
+      if (load->use_empty())
+        return refuse(load, "the loaded tile is never used");
+      Ring r;
+      r.unit = p.graph.findUnit(getSchedule(&op).getName());
+      r.load = load;
+      r.descArg = arg.getArgNumber();
+      r.tile = SmemTile::of(load.getDesc().getType());
+      for (const LoadBuffers &b : p.report.buffers)
+        if (b.name == p.graph.units[r.unit].name)
+          r.copies = b.copies;
+      p.rings.push_back(r);
+    }
+  return success();
+}
+
+LogicalResult Placer::checkOutside() {
+  Block &entry = p.kernel.getBody().front();
+  bool afterLoop = false;
+  for (Operation &op : entry) {
+    if (&op == p.loop.getOperation()) {
+      afterLoop = true;
+      continue;
+    }
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (op.getNumRegions() != 0)
+      return refuse(&op, "'") << op.getName()
+                              << "' outside the pipelined loop is not lowered (one loop per "
+                                 "kernel; control flow around it is not lowered yet)";
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(load.getDesc());
+      if (!arg || arg.getOwner() != &entry)
+        return refuse(load, "the descriptor must be a kernel argument");
+      p.residents.push_back({load, arg.getArgNumber(), SmemTile::of(load.getDesc().getType()), 0});
+      continue;
+    }
+    if (auto s = dyn_cast<StoreOp>(op)) {
+      if (!afterLoop)
+        return refuse(s, "a tile.store before the pipelined loop is not lowered: the staging "
+                         "buffer reuses the loop's rings; store after the loop");
+      auto arg = dyn_cast<BlockArgument>(s.getDesc());
+      if (!arg || arg.getOwner() != &entry)
+        return refuse(s, "the descriptor must be a kernel argument");
+      p.stores.push_back(s);
+      continue;
+    }
+    if (isa<DotOp>(op))
+      return refuse(&op, "a tile.dot outside the pipelined loop is not lowered (only the "
+                         "loop's dots run on the tensor cores)");
+    if (op.getNumResults() == 1 && !isTensor(op.getResult(0)))
+      continue; // scalar math, lowered where used
+    if (op.getNumResults() == 1 && findPattern(&op))
+      continue; // register math, checked with the layouts
+    return refuse(&op, "'") << op.getName() << "' outside the pipelined loop is not lowered";
+  }
+  if (p.stores.empty())
+    return p.kernel.emitError("tile-lower-to-nvvm: the kernel stores nothing");
+  return success();
+}
+
+/// Whether each 1-d tensor runs along the rows (one value per row: a row
+/// reduction) or the columns (a bias added to every row), from the ops that
+/// make and read it; values tied by elementwise ops and the loop's carries
+/// share one orientation.
+LogicalResult Placer::orientVectors() {
+  llvm::EquivalenceClasses<Value> same;
+  std::vector<std::pair<Value, std::pair<bool, Operation *>>> seeds;
+  auto vec = [](Value v) { return isTensor(v) && tensorType(v).getRank() == 1; };
+  p.kernel.walk([&](Operation *op) {
+    if (auto r = dyn_cast<ReduceOp>(op)) {
+      seeds.push_back({r.getResult(), {r.getDim() == 0, op}});
+    } else if (auto bc = dyn_cast<BroadcastOp>(op)) {
+      if (vec(bc.getInput()))
+        seeds.push_back({bc.getInput(), {bc.getDim() == 0, op}});
+    } else if (findScalarFn(op) && op->getNumResults() == 1 && vec(op->getResult(0))) {
+      same.insert(op->getResult(0));
+      for (Value o : op->getOperands())
+        if (vec(o))
+          same.unionSets(op->getResult(0), o);
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Operation *yield = loop.getBody()->getTerminator();
+      for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+        Value arg = loop.getRegionIterArgs()[i];
+        if (!vec(arg))
+          continue;
+        same.unionSets(arg, loop.getInitArgs()[i]);
+        same.unionSets(arg, yield->getOperand(i));
+        same.unionSets(arg, loop.getResult(i));
+      }
+    }
+  });
+  DenseMap<Value, std::pair<bool, Operation *>> leaderSeed;
+  for (auto &[v, seed] : seeds) {
+    same.insert(v);
+    Value leader = same.getLeaderValue(v);
+    auto [it, inserted] = leaderSeed.try_emplace(leader, seed);
+    if (!inserted && it->second.first != seed.first) {
+      auto diag = refuse(seed.second, "this vector is used along the ")
+                  << (seed.first ? "columns" : "rows") << " here but along the "
+                  << (it->second.first ? "columns" : "rows")
+                  << " elsewhere; a vector lives along one dimension of the tile";
+      diag.attachNote(it->second.second->getLoc()) << "the other use is here";
+      return diag;
+    }
+  }
+  p.kernel.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      if (vec(r)) {
+        same.insert(r);
+        auto it = leaderSeed.find(same.getLeaderValue(r));
+        alongCols[r] = it != leaderSeed.end() && it->second.first;
+      }
+  });
+  for (BlockArgument arg : p.loop.getRegionIterArgs())
+    if (vec(arg)) {
+      same.insert(arg);
+      auto it = leaderSeed.find(same.getLeaderValue(arg));
+      alongCols[arg] = it != leaderSeed.end() && it->second.first;
+    }
+  return success();
+}
+
+Layout Placer::natural(Value v) const {
+  auto t = tensorType(v);
+  if (t.getRank() == 1)
+    return alongCols.lookup(v) ? Layout::colsOf(t.getDimSize(0)) : Layout::rows();
+  return Layout::tile(t.getDimSize(1));
+}
+
+LogicalResult Placer::checkDot(DotOp d) {
+  auto aType = tensorType(d.getA()), bType = tensorType(d.getB());
+  Type elem = aType.getElementType();
+  if (!(elem.isBF16() || elem.isF16()))
+    return refuse(d, "dot operands must be bf16 or f16");
+  if (!d.getB().getDefiningOp<LoadOp>())
+    return refuse(d, "the B operand must be a tile loaded by TMA (wgmma reads B from shared "
+                     "memory)");
+  bool aSmem = static_cast<bool>(d.getA().getDefiningOp<LoadOp>());
+  if (!aSmem) {
+    Layout a = p.layouts.lookup(d.getA());
+    if (a.kind == Kind::Smem)
+      return refuse(d, "the A operand has no register layout");
+    if (d.getTransposeA())
+      return refuse(d, "an A operand in registers must be K-major (no transpose_a): wgmma "
+                       "takes register fragments of rows");
+  }
+  int64_t bInner = d.getTransposeB() ? d.getK() : d.getN();
+  if (bInner % 64)
+    return refuse(d, "B's contiguous dimension (")
+           << bInner << ") must be a multiple of 64 (128-byte swizzled rows)";
+  if (aSmem) {
+    int64_t aInner = d.getTransposeA() ? d.getM() : d.getK();
+    if (aInner % 64)
+      return refuse(d, "A's contiguous dimension (")
+             << aInner << ") must be a multiple of 64 (128-byte swizzled rows)";
+  }
+  if (d.getM() != p.geom.rows)
+    return refuse(d, "M = ") << d.getM() << " differs from the consumer tile's " << p.geom.rows
+                             << " rows";
+  (void)bType;
+  return success();
+}
+
+LogicalResult Placer::inferLayout(Operation *op) {
+  if (op->getNumResults() != 1 || !isTensor(op->getResult(0)))
+    return success();
+  Value result = op->getResult(0);
+  if (isa<LoadOp>(op)) {
+    // A tile only dots read stays in shared memory; others read it into
+    // registers in its natural layout.
+    bool onlyDots = llvm::all_of(result.getUses(), [](OpOperand &use) {
+      return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+    });
+    p.layouts[result] = onlyDots ? Layout::smem() : natural(result);
+    return success();
+  }
+  if (auto d = dyn_cast<DotOp>(op)) {
+    if (failed(checkDot(d)))
+      return failure();
+    p.layouts[result] = Layout::tile(d.getN());
+    return success();
+  }
+  const TilePattern *pattern = findPattern(op);
+  if (!pattern)
+    return refuse(op, "'") << op->getName() << "' is not lowered";
+  SmallVector<Layout> in;
+  for (Value o : op->getOperands())
+    if (isTensor(o))
+      in.push_back(p.layouts.lookup(o));
+  std::string why;
+  FailureOr<Layout> l = pattern->inferLayout(op, in, p.geom, why);
+  if (failed(l))
+    return refuse(op, "'") << op->getName() << "' cannot be lowered: " << why;
+  // 1-d results take the orientation of their vector (iota, elementwise).
+  if (tensorType(result).getRank() == 1 && l->kind != Kind::Splat)
+    *l = natural(result);
+  p.layouts[result] = *l;
+  return success();
+}
+
+LogicalResult Placer::inferLayouts() {
+  // The consumer tile's rows: the dots' M, else the first 2-d tile's.
+  p.geom.rows = 0;
+  p.kernel.walk([&](DotOp d) {
+    if (!p.geom.rows)
+      p.geom.rows = d.getM();
+  });
+  if (!p.geom.rows)
+    p.kernel.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        if (!p.geom.rows && isTensor(r) && tensorType(r).getRank() == 2)
+          p.geom.rows = tensorType(r).getDimSize(0);
+    });
+  if (!p.geom.rows)
+    p.geom.rows = 64 * p.geom.wgs;
+  if (p.geom.rows % (64 * p.geom.wgs))
+    return refuse(p.loop, "the consumer tile has ")
+           << p.geom.rows << " rows, which " << p.geom.wgs
+           << " consumer warp group(s) cannot split in blocks of 64 rows (tile.warpgroups)";
+  p.geom.rowBlocks = p.geom.rows / (64 * p.geom.wgs);
+
+  Block &entry = p.kernel.getBody().front();
+  for (Operation &op : entry) {
+    if (&op == p.loop.getOperation())
+      break;
+    if (failed(inferLayout(&op)))
+      return failure();
+  }
+  for (auto [arg, init] : llvm::zip(p.loop.getRegionIterArgs(), p.loop.getInitArgs())) {
+    if (!isTensor(arg))
+      return refuse(p.loop, "loop-carried values must be tensors");
+    p.layouts[arg] = natural(arg);
+  }
+  for (Operation &op : p.loop.getBody()->without_terminator())
+    if (failed(inferLayout(&op)))
+      return failure();
+  for (Value r : p.loop.getResults())
+    p.layouts[r] = natural(r);
+  for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode())
+    if (failed(inferLayout(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Placer::checkShapes() {
+  // Register tensors: every 2-d tile spans the consumer's rows, columns in
+  // blocks of 8; row vectors span the rows; integer tiles are i1 or i32.
+  WalkResult r = p.kernel.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults()) {
+      if (!isTensor(v))
+        continue;
+      auto t = tensorType(v);
+      Type e = t.getElementType();
+      if (isa<IntegerType>(e) && !e.isInteger(1) && !e.isInteger(32))
+        return refuse(op, "integer tiles must be i1 or i32, got ") << e;
+      if (isa<FloatType>(e) && !(e.isF32() || e.isBF16() || e.isF16()))
+        return refuse(op, "float tiles must be f32, bf16 or f16, got ") << e;
+      Layout l = p.layouts.lookup(v);
+      if (l.kind == Kind::Splat || l.kind == Kind::Smem)
+        continue;
+      if (t.getRank() == 2 && t.getDimSize(0) != p.geom.rows)
+        return refuse(op, "a ")
+               << t << " in registers must span the consumer tile's " << p.geom.rows << " rows";
+      if (t.getRank() == 2 && t.getDimSize(1) % 8)
+        return refuse(op, "a tile in registers needs a multiple of 8 columns, got ")
+               << t.getDimSize(1);
+      if (l.kind == Kind::Rows && t.getDimSize(0) != p.geom.rows)
+        return refuse(op, "a row vector must have the consumer tile's ")
+               << p.geom.rows << " rows, got " << t.getDimSize(0);
+      if (l.kind == Kind::Cols && t.getDimSize(0) % 8)
+        return refuse(op, "a column vector needs a multiple of 8 elements, got ")
+               << t.getDimSize(0);
+      if (t.getRank() > 2)
+        return refuse(op, "tiles in registers are 1-d or 2-d");
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+} // namespace
+
+LogicalResult stagecraft::lowering::placeKernel(KernelPlan &plan) {
+  return Placer(plan).run();
+}

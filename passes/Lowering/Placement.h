@@ -1,0 +1,135 @@
+//===- Placement.h - where every value of a tile kernel lives -------*- C++ -*-===//
+//
+// The first step of the lowering (Placement.cpp), then Expansion.cpp fills
+// in the schedule's consequences and WarpGroupFrame.cpp the shared memory:
+//  - TMA loads in the pipelined loop get shared-memory rings; loads outside
+//    it are resident tiles, loaded once at the start;
+//  - the units of the loop split into the consumer warp group(s), which run
+//    every op but loads, and an optional producer group of loads;
+//  - every tensor computed in registers gets a register layout
+//    (RegisterLayout.h) from its op's pattern; 1-d vectors run along the
+//    rows or the columns as their producers and users say;
+//  - stores after the loop get staging tiles.
+// What cannot be lowered is refused with the op and one sentence.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_PLACEMENT_H
+#define STAGECRAFT_PASSES_LOWERING_PLACEMENT_H
+
+#include "passes/Lowering/RegisterLayout.h"
+
+#include "core/Dialect/Tile/IR/TileDialect.h"
+#include "core/Schedule/Legality.h"
+#include "core/Schedule/LoopGraph.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <vector>
+
+namespace stagecraft::lowering {
+
+/// A tile as TMA writes it to shared memory: `panels` column panels of
+/// `rows` rows and `panelCols` columns each, one after the other, swizzled
+/// by `swizzle` bytes (0: none).
+struct SmemTile {
+  int64_t rows = 1, cols = 0, panels = 1, panelCols = 0, panelBytes = 0, bytes = 0;
+  int64_t elemBytes = 2, swizzle = 0;
+  mlir::Type elemType;
+  static SmemTile of(tile::DescType desc);
+};
+
+/// A TMA load of the pipelined loop and its ring of buffers.
+struct Ring {
+  unsigned unit = 0;
+  mutable tile::LoadOp load;
+  unsigned descArg = 0;
+  SmemTile tile;
+  int64_t copies = 1, offset = 0, stride = 0, fullBar = 0, emptyBar = 0;
+  /// Every copy of the ring is released by the consumer this many kernel
+  /// iterations after the source iteration's stage (Expansion).
+  int64_t releaseDelta = 0;
+};
+
+/// A tile loaded once, before the consumers start (loads outside the loop).
+struct Resident {
+  mutable tile::LoadOp load;
+  unsigned descArg = 0;
+  SmemTile tile;
+  int64_t offset = 0;
+};
+
+/// The release of a ring's buffers at a point of the kernel iteration: the
+/// source iteration `kit - delta` is done with them.
+struct Release {
+  unsigned ring = 0;
+  int64_t delta = 0;
+};
+
+/// One unit of the consumer warp group.
+struct BodyUnit {
+  unsigned unit = 0;
+  int64_t off = 0;      // stage - the consumer group's first stage
+  bool isLoad = false;  // a load the consumers issue themselves
+  int dotPos = -1;      // position among the dot units of the body
+  mutable tile::DotOp dot;
+  llvm::SmallVector<mlir::Operation *> ops;
+  // wgmma.wait_group before the unit (-1: none), the dot results it reads
+  // that the wait ties, and the releases that wait allows.
+  int wait = -1;
+  llvm::SmallVector<mlir::Value> tied;
+  llvm::SmallVector<Release> releases;
+  /// Releases after the unit (its register reads of rings are done).
+  llvm::SmallVector<Release> releasesAfter;
+};
+
+/// Everything the emission needs to know about a kernel.
+struct KernelPlan {
+  mutable mlir::func::FuncOp kernel;
+  mutable mlir::scf::ForOp loop;
+  LoopGraph graph;
+  ScheduleReport report;
+  TileGeometry geom;
+
+  int64_t consumerGroup = 0, producerGroup = -1;
+  int64_t threads = 128, consumerRegs = 0, producerRegs = 0;
+  int64_t cMin = 0, cMax = 0, pMin = 0, pMax = 0;
+
+  std::vector<Ring> rings;
+  std::vector<Resident> residents;
+  std::vector<tile::StoreOp> stores;
+  std::vector<BodyUnit> body;      // consumer units in body order
+  std::vector<unsigned> loadUnits; // producer-group load units in body order
+  llvm::DenseMap<mlir::Operation *, int> unitOfOp;
+  llvm::DenseMap<mlir::Value, Layout> layouts;
+  int numDots = 0;
+
+  // Expansion.
+  llvm::MapVector<mlir::Value, int64_t> carried; // value -> copies carried
+  int endWait = -1;
+  llvm::SmallVector<mlir::Value> endTied;
+  llvm::SmallVector<Release> endReleases;
+
+  // Shared memory (WarpGroupFrame).
+  int64_t smemBytes = 0, residentBar = 0;
+  std::vector<int64_t> stagingOffsets; // per store
+
+  const Ring *ringOf(mlir::Value v) const;
+  const Resident *residentOf(mlir::Value v) const;
+  int bodyIndexOf(mlir::Operation *op) const;
+  /// The in-loop value an operand of `user` stands for and how many kernel
+  /// iterations back it was made (an iter_arg resolves to its yielded
+  /// value); -1 for values from outside the loop.
+  std::pair<mlir::Value, int64_t> resolve(mlir::Value operand, const BodyUnit &user) const;
+  /// The register layout a reader sees `v` in: a loaded tile read into
+  /// registers takes its natural layout.
+  Layout registerLayout(mlir::Value v) const;
+};
+
+/// Placement: units, rings, residents, stores, layouts. Emits an error at
+/// the op that cannot be lowered and fails.
+mlir::LogicalResult placeKernel(KernelPlan &plan);
+
+} // namespace stagecraft::lowering
+
+#endif // STAGECRAFT_PASSES_LOWERING_PLACEMENT_H

@@ -1,0 +1,66 @@
+//===- ScalarLowering.cpp - index math and scalars on i32 -----------------===//
+#include "passes/Lowering/ScalarLowering.h"
+#include "passes/Lowering/patterns/Patterns.h"
+
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+
+namespace {
+Type loweredType(hopper::Emitter &e, Type t) {
+  if (t.isIndex())
+    return e.i32();
+  return t;
+}
+} // namespace
+
+Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &map,
+                                        const ScalarSources &sources) {
+  if (Value m = map.lookupOrNull(v))
+    return m;
+  Operation *def = v.getDefiningOp();
+  assert(def && "unmapped block argument");
+  Value result;
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      result = arith::ConstantIntOp::create(e.b, e.loc, i.getInt(),
+                                            c.getType().isIndex() ? 32
+                                                                  : c.getType().getIntOrFloatBitWidth());
+    else
+      result = arith::ConstantOp::create(e.b, e.loc, cast<TypedAttr>(c.getValue()));
+  } else if (auto pid = dyn_cast<tile::ProgramIdOp>(def)) {
+    result = sources.programId(e, pid.getDim());
+  } else if (auto np = dyn_cast<tile::NumProgramsOp>(def)) {
+    result = sources.numPrograms(e, np.getDim());
+  } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def)) {
+    // index is i32 here: a cast to or from i32 is the value itself.
+    Value in = lowerScalar(e, def->getOperand(0), map, sources);
+    Type to = loweredType(e, def->getResult(0).getType());
+    unsigned from = in.getType().getIntOrFloatBitWidth(), width = to.getIntOrFloatBitWidth();
+    if (from == width)
+      result = in;
+    else if (from > width)
+      result = arith::TruncIOp::create(e.b, e.loc, to, in);
+    else if (isa<arith::IndexCastOp>(def))
+      result = arith::ExtSIOp::create(e.b, e.loc, to, in);
+    else
+      result = arith::ExtUIOp::create(e.b, e.loc, to, in);
+  } else {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands())
+      operands.push_back(lowerScalar(e, o, map, sources));
+    if (const ScalarFn *fn = findScalarFn(def); fn && !def->getResult(0).getType().isIndex() &&
+                                                 def->getResult(0).getType().isF32()) {
+      result = (*fn)(e.b, e.loc, def, operands, sources.fast);
+    } else {
+      OperationState state(def->getLoc(), def->getName(), operands,
+                           TypeRange{loweredType(e, def->getResult(0).getType())},
+                           def->getAttrs());
+      result = e.b.create(state)->getResult(0);
+    }
+  }
+  map.map(v, result);
+  return result;
+}

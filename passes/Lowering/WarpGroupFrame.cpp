@@ -1,0 +1,232 @@
+//===- WarpGroupFrame.cpp - the kernel around the loop --------------------===//
+#include "passes/Lowering/WarpGroupFrame.h"
+
+#include "core/Dialect/Tile/IR/TileDialect.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+using hopper::Emitter;
+using arith::CmpIPredicate;
+
+static constexpr const char *kSmemSymbol = "stagecraft_dynamic_smem";
+static constexpr int64_t kMaxDynamicSmem = 232448; // 227 KiB per block on sm_90
+static constexpr int64_t kBarrierArea = 1024;
+
+static int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
+  // Barriers: full and empty per ring buffer, one for the resident tiles.
+  int64_t barrier = 0;
+  for (Ring &r : p.rings) {
+    r.fullBar = barrier;
+    r.emptyBar = barrier + 8 * r.copies;
+    barrier += 16 * r.copies;
+  }
+  p.residentBar = barrier;
+  barrier += 8;
+  if (barrier > kBarrierArea)
+    return p.kernel.emitError("tile-lower-to-nvvm: too many ring buffers (")
+           << (barrier - 8) / 16 << "); the barrier area holds 63";
+  // Residents the epilogue reads come first: the staging tiles of the
+  // stores may overlay everything after them once the loop is done.
+  auto readAfterLoop = [&](const Resident &r) {
+    return llvm::any_of(const_cast<Resident &>(r).load->getUsers(), [&](Operation *u) {
+      return u->getBlock() == p.loop->getBlock() && p.loop->isBeforeInBlock(u);
+    });
+  };
+  int64_t offset = kBarrierArea;
+  for (bool late : {true, false})
+    for (Resident &r : p.residents)
+      if (readAfterLoop(r) == late) {
+        r.offset = offset;
+        offset += alignTo(r.tile.bytes, 1024);
+      }
+  int64_t stagingBase = kBarrierArea;
+  for (const Resident &r : p.residents)
+    if (readAfterLoop(r))
+      stagingBase = std::max(stagingBase, r.offset + alignTo(r.tile.bytes, 1024));
+  for (Ring &r : p.rings) {
+    r.stride = alignTo(r.tile.bytes, 1024);
+    r.offset = offset;
+    offset += r.copies * r.stride;
+  }
+  int64_t staging = stagingBase;
+  for (StoreOp s : p.stores) {
+    p.stagingOffsets.push_back(staging);
+    staging += alignTo(s.getDesc().getType().getBoxBytes(), 128);
+  }
+  p.smemBytes = std::max(offset, staging);
+  if (p.smemBytes > kMaxDynamicSmem)
+    return p.kernel.emitError("tile-lower-to-nvvm: the kernel needs ")
+           << p.smemBytes << " bytes of shared memory; an H100 block has " << kMaxDynamicSmem;
+  return success();
+}
+
+WarpGroupFrame::WarpGroupFrame(OpBuilder &b, const KernelPlan &plan) : plan(plan) {
+  func::FuncOp kernel = plan.kernel;
+  MLIRContext *ctx = kernel.getContext();
+  ModuleOp module = kernel->getParentOfType<ModuleOp>();
+  b.setInsertionPoint(kernel);
+  Location loc = kernel.getLoc();
+  Emitter e(b, loc);
+  if (!module.lookupSymbol(kSmemSymbol))
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, kSmemSymbol,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+
+  SmallVector<Type> argTypes;
+  for (Type t : kernel.getArgumentTypes())
+    argTypes.push_back(isa<DescType>(t) ? e.ptr() : t.isIndex() ? e.i32() : t);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
+  fn = LLVM::LLVMFuncOp::create(b, loc, kernel.getSymName(), fnType);
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  fn->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+              b.getDenseI32ArrayAttr({static_cast<int32_t>(plan.threads), 1, 1}));
+  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  fn->setAttr("stagecraft.dynamic_smem", b.getI64IntegerAttr(plan.smemBytes));
+  fn->setAttr("stagecraft.block", b.getI64IntegerAttr(plan.threads));
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    if (isa<DescType>(kernel.getArgumentTypes()[i])) {
+      fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+      fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
+      fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());
+    }
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    base.map(kernel.getArgument(i), entry->getArgument(i));
+  sources.programId = [](Emitter &e, int dim) { return e.blockIdx(dim); };
+  sources.numPrograms = [](Emitter &e, int dim) { return e.gridDim(dim); };
+  sources.fast = true;
+}
+
+Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
+  if (!src)
+    return lowerScalar(e, v, base, sources);
+  IRMapping map = base; // index math local to this iteration
+  map.map(plan.loop.getInductionVar(), e.add(trip.lb, e.mul(src, trip.step)));
+  return lowerScalar(e, v, map, sources);
+}
+
+void WarpGroupFrame::emitSetup(Emitter &e) {
+  trip.lb = lowerScalar(e, plan.loop.getLowerBound(), base, sources);
+  Value ub = lowerScalar(e, plan.loop.getUpperBound(), base, sources);
+  trip.step = lowerScalar(e, plan.loop.getStep(), base, sources);
+  Value span = e.sub(ub, trip.lb);
+  Value n = e.divu(e.add(span, e.sub(trip.step, e.c32(1))), trip.step);
+  trip.count = arith::SelectOp::create(e.b, e.loc, e.cmp(CmpIPredicate::sgt, span, e.c32(0)),
+                                       n, e.c32(0));
+
+  Value tid = e.threadIdx();
+  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
+    for (const Ring &r : plan.rings)
+      for (int64_t c = 0; c < r.copies; ++c) {
+        e.mbarrierInit(e.smemPtr(r.fullBar + 8 * c), 1);
+        e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c), 4 * plan.geom.wgs);
+      }
+    if (!plan.residents.empty())
+      e.mbarrierInit(e.smemPtr(plan.residentBar), 1);
+  });
+  e.syncThreads();
+  if (plan.residents.empty())
+    return;
+  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
+    int64_t bytes = 0;
+    for (const Resident &r : plan.residents)
+      bytes += r.tile.bytes;
+    Value bar = e.smemPtr(plan.residentBar);
+    e.mbarrierArriveExpectTx(bar, bytes);
+    for (const Resident &r : plan.residents) {
+      IRMapping map = base; // index math local to this region
+      SmallVector<Value> coords;
+      for (Value c : llvm::reverse(const_cast<Resident &>(r).load.getCoords()))
+        coords.push_back(lowerScalar(e, c, map, sources));
+      e.tmaLoadPanels(e.smemPtr(r.offset), arg(r.descArg), coords, bar, r.tile.panels,
+                      r.tile.panelCols, r.tile.panelBytes);
+    }
+  });
+}
+
+void WarpGroupFrame::waitResidents(Emitter &e) {
+  if (!plan.residents.empty())
+    e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(0));
+}
+
+Value WarpGroupFrame::slotOffset(Emitter &e, const Ring &r, Value src) {
+  Value slot = e.remu(src, e.c32(r.copies));
+  return e.add(e.c32(r.offset), e.mul(slot, e.c32(r.stride)));
+}
+
+void WarpGroupFrame::produce(Emitter &e, const Ring &ring, Value src) {
+  Value copies = e.c32(ring.copies);
+  Value slot = e.remu(src, copies);
+  Value round = e.divu(src, copies);
+  Value slot8 = e.mul(slot, e.c32(8));
+  e.ifThen(e.cmp(CmpIPredicate::ugt, round, e.c32(0)), [&] {
+    Value parity = e.andi(e.sub(round, e.c32(1)), e.c32(1));
+    e.mbarrierWait(e.smemPtr(e.add(e.c32(ring.emptyBar), slot8)), parity);
+  });
+  LoadOp load = const_cast<Ring &>(ring).load;
+  Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
+  e.mbarrierArriveExpectTx(full, ring.tile.bytes);
+  SmallVector<Value> coords;
+  for (Value c : llvm::reverse(load.getCoords()))
+    coords.push_back(scalar(e, c, src));
+  e.tmaLoadPanels(e.smemPtr(slotOffset(e, ring, src)), arg(ring.descArg), coords, full,
+                  ring.tile.panels, ring.tile.panelCols, ring.tile.panelBytes);
+}
+
+void WarpGroupFrame::waitFull(Emitter &e, const Ring &r, Value src) {
+  Value slot = e.remu(src, e.c32(r.copies));
+  Value parity = e.andi(e.divu(src, e.c32(r.copies)), e.c32(1));
+  e.mbarrierWait(e.smemPtr(e.add(e.c32(r.fullBar), e.mul(slot, e.c32(8)))), parity);
+}
+
+void WarpGroupFrame::release(Emitter &e, const Ring &r, Value src, Value ctid) {
+  Value lane0 = e.cmp(CmpIPredicate::eq, e.remu(ctid, e.c32(32)), e.c32(0));
+  Value ok = e.land(e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                           e.cmp(CmpIPredicate::slt, src, trip.count)),
+                    lane0);
+  e.ifThen(ok, [&] {
+    Value slot = e.remu(src, e.c32(r.copies));
+    e.mbarrierArrive(e.smemPtr(e.add(e.c32(r.emptyBar), e.mul(slot, e.c32(8)))));
+  });
+}
+
+void WarpGroupFrame::emitProducerLoop(Emitter &e) {
+  Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
+  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1));
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPoint(kloop.getBody()->getTerminator());
+  Value kit = kloop.getInductionVar();
+  for (unsigned u : plan.loadUnits) {
+    int64_t off = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).stage - plan.pMin;
+    Value src = e.sub(kit, e.c32(off));
+    Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                           e.cmp(CmpIPredicate::slt, src, trip.count));
+    for (const Ring &r : plan.rings)
+      if (r.unit == u)
+        e.ifThen(inRange, [&] { produce(e, r, src); });
+  }
+}
+
+void WarpGroupFrame::emitRoles(Emitter &e,
+                               const std::function<void(Emitter &, Value)> &consumer) {
+  Value tid = e.threadIdx();
+  if (plan.producerGroup < 0) {
+    consumer(e, tid);
+    return;
+  }
+  Value isProducer = e.cmp(CmpIPredicate::ult, tid, e.c32(128));
+  auto branch = scf::IfOp::create(e.b, e.loc, isProducer, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(&branch.getThenRegion().front());
+  e.setMaxRegisters(plan.producerRegs, /*increase=*/false);
+  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] { emitProducerLoop(e); });
+  e.b.setInsertionPointToStart(&branch.getElseRegion().front());
+  e.setMaxRegisters(plan.consumerRegs, /*increase=*/true);
+  consumer(e, e.sub(tid, e.c32(128)));
+}

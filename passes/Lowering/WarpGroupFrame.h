@@ -1,0 +1,82 @@
+//===- WarpGroupFrame.h - the kernel around the loop ---------------*- C++ -*-===//
+//
+// What every lowered tile kernel has around its pipelined loop: the llvm.func
+// (tensor descriptors as by-value grid-constant tensor maps, `byval [128 x
+// i8]` align 64; sizes as i32; launch bounds for setmaxnreg), the shared
+// memory map (barriers, resident tiles, rings, staging tiles), barrier
+// initialisation and the resident loads, the roles of the warp groups (a TMA
+// producer with a lowered register budget, consumers with a raised one), the
+// producer's loop, and the ring protocol both sides follow: full and empty
+// mbarriers with phase parity.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_WARPGROUPFRAME_H
+#define STAGECRAFT_PASSES_LOWERING_WARPGROUPFRAME_H
+
+#include "passes/Lowering/HopperOps.h"
+#include "passes/Lowering/Placement.h"
+#include "passes/Lowering/ScalarLowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <functional>
+
+namespace stagecraft::lowering {
+
+/// Lays out shared memory: barriers in the first 1 KiB, resident tiles,
+/// rings (1 KiB aligned for the 128-byte swizzle), and the stores' staging
+/// tiles, which reuse everything the epilogue no longer reads.
+mlir::LogicalResult layoutSharedMemory(KernelPlan &plan);
+
+class WarpGroupFrame {
+public:
+  /// Creates the llvm.func next to the kernel and leaves the builder at the
+  /// start of its entry block.
+  WarpGroupFrame(mlir::OpBuilder &b, const KernelPlan &plan);
+
+  const KernelPlan &plan;
+  mlir::LLVM::LLVMFuncOp fn;
+  /// Kernel arguments and the scalars lowered at the top level.
+  mlir::IRMapping base;
+  ScalarSources sources;
+
+  mlir::Value arg(unsigned i) { return fn.getArgument(i); }
+  /// A scalar of the kernel (index math, f32 scalars) lowered here, with
+  /// the loop's induction value at source iteration `src` when given.
+  mlir::Value scalar(hopper::Emitter &e, mlir::Value v, mlir::Value src = {});
+
+  /// The pipelined loop's bounds on i32 (trip count 0 for an empty range);
+  /// computed once at the entry block's top level by emitSetup.
+  struct TripCount {
+    mlir::Value lb, step, count;
+  };
+  TripCount trip;
+
+  /// Barrier initialisation, the trip count, and the resident tiles' loads.
+  void emitSetup(hopper::Emitter &e);
+  /// Splits the warp groups into producer and consumers (setmaxnreg) and
+  /// runs `consumer` with the consumer-relative thread index.
+  void emitRoles(hopper::Emitter &e,
+                 const std::function<void(hopper::Emitter &, mlir::Value)> &consumer);
+
+  // The ring protocol, for source iteration `src`.
+  /// Producer: wait for a free slot (from the second round on), expect the
+  /// tile's bytes, issue the load in panels.
+  void produce(hopper::Emitter &e, const Ring &ring, mlir::Value src);
+  /// Consumer: wait until the slot holds the tile.
+  void waitFull(hopper::Emitter &e, const Ring &ring, mlir::Value src);
+  /// Consumer: the slot is free again (one arrival per consumer warp).
+  void release(hopper::Emitter &e, const Ring &ring, mlir::Value src, mlir::Value ctid);
+  /// Shared-memory byte offset (i32) of the slot of `src`.
+  mlir::Value slotOffset(hopper::Emitter &e, const Ring &ring, mlir::Value src);
+  /// Consumers wait for the resident tiles.
+  void waitResidents(hopper::Emitter &e);
+
+private:
+  void emitProducerLoop(hopper::Emitter &e);
+};
+
+} // namespace stagecraft::lowering
+
+#endif // STAGECRAFT_PASSES_LOWERING_WARPGROUPFRAME_H

@@ -1,0 +1,121 @@
+//===- Dot.cpp - tile.dot as wgmma, and its reference ---------------------===//
+//
+// One dot is, per 64-row block of the warp group and per 16 of K, one
+// wgmma.mma_async m64nNk16 (bf16 or f16 in, f32 accumulate). Operands in
+// shared memory are 128-byte swizzled tiles loaded by TMA in panels of 64
+// 16-bit columns:
+//  - K-major (A, or B with transpose_b): rows of 128 bytes; a k step of 16
+//    moves 32 bytes along the row, then to the next panel. Rows of A start
+//    at 64 x 128 bytes per row block.
+//  - M- or N-major (A with transpose_a, B without transpose_b): the
+//    descriptor's leading byte offset is the distance between 64-column
+//    panels, the stride 1024 bytes per 8 rows of K; a k step moves 16 rows.
+//    A row block of an M-major A is one panel.
+// Each operand gets one descriptor pinned where the dot is (LLVM would
+// hoist loop-invariant descriptors and keep all of them live in registers)
+// plus a constant offset per k step.
+// An A operand in registers is a 16-bit tile in the accumulator layout:
+// the k-th fragment is the four element pairs 8k, 8k+2, 8k+4, 8k+6 of its
+// row block, converted pairwise (cvt.rn.{bf16,f16}x2.f32).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/patterns/Memory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+using hopper::Emitter;
+
+SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const TileGeometry &g,
+                                                 Value cwg, const DotOperands &ops) {
+  int64_t n = d.getN(), k = d.getK(), blocks = g.rowBlocks;
+  Type abElem = cast<RankedTensorType>(d.getA().getType()).getElementType();
+  StringRef abType = abElem.isF16() ? "f16" : "bf16";
+  bool transA = d.getTransposeA(), nMajorB = !d.getTransposeB();
+  auto step = [&](Value desc, int64_t bytes) {
+    return bytes ? arith::AddIOp::create(e.b, e.loc, desc, e.c64(bytes >> 4)).getResult() : desc;
+  };
+  auto addr = [&](const SmemRef &r) { return e.smemAddr32(e.smemPtr(r.offset)); };
+
+  const SmemTile &tb = *ops.b.tile;
+  Value descB0 = e.pinned(nMajorB ? e.wgmmaDescriptor(addr(ops.b), tb.panelBytes, 1024)
+                                  : e.wgmmaDescriptor(addr(ops.b)));
+  auto offsetB = [&](int64_t kk) {
+    return nMajorB ? kk * 16 * 128 : (kk / 4) * tb.panelBytes + (kk % 4) * 32;
+  };
+  SmallVector<Value> descA0;
+  if (ops.a) {
+    const SmemTile &ta = *ops.a.tile;
+    Value base = addr(ops.a);
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      Value block = e.add(e.mul(cwg, e.c32(blocks)), e.c32(blk));
+      descA0.push_back(e.pinned(
+          transA ? e.wgmmaDescriptor(e.add(base, e.mul(block, e.c32(ta.panelBytes))),
+                                     ta.panelBytes, 1024)
+                 : e.wgmmaDescriptor(e.add(base, e.mul(block, e.c32(64 * 128))))));
+    }
+  }
+  auto offsetA = [&](int64_t kk) {
+    return transA ? kk * 16 * 128 : (kk / 4) * ops.a.tile->panelBytes + (kk % 4) * 32;
+  };
+
+  int64_t perBlock = n / 2;
+  SmallVector<SmallVector<Value>> acc(blocks);
+  for (int64_t blk = 0; blk < blocks; ++blk)
+    for (int64_t i = 0; i < perBlock; ++i)
+      acc[blk].push_back(ops.zeroAcc ? LLVM::UndefOp::create(e.b, e.loc, e.f32()).getResult()
+                                     : ops.acc[blk * perBlock + i]);
+  Layout aLayout = Layout::tile(k);
+  auto aElem = [&](int64_t el) {
+    return ops.aRegs.elems[sourceElement(ops.aRegs.layout, aLayout, el, g)];
+  };
+  e.wgmmaFence();
+  for (int64_t kk = 0; kk < k / 16; ++kk) {
+    Value scaleD = e.c32(ops.zeroAcc && kk == 0 ? 0 : 1);
+    Value descB = step(descB0, offsetB(kk));
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      if (ops.a) {
+        acc[blk] = e.wgmmaRegs(n, abType, {}, step(descA0[blk], offsetA(kk)), descB, acc[blk],
+                               scaleD, transA, nMajorB);
+        continue;
+      }
+      SmallVector<Value> a;
+      for (int64_t q = 0; q < 4; ++q) {
+        int64_t el = blk * (k / 2) + 8 * kk + 2 * q;
+        if (ops.aRegs.packed) // already the pair, in the tile's own layout
+          a.push_back(ops.aRegs.elems[el / 2]);
+        else
+          a.push_back(e.pack16(abElem, aElem(el), aElem(el + 1)));
+      }
+      acc[blk] = e.wgmmaRegs(n, abType, a, Value(), descB, acc[blk], scaleD, false, nMajorB);
+    }
+  }
+  SmallVector<Value> out;
+  for (auto &blk : acc)
+    out.append(blk.begin(), blk.end());
+  return out;
+}
+
+void stagecraft::lowering::emitReferenceDot(DotOp d, ReferenceContext &ctx) {
+  int64_t k = d.getK();
+  ctx.forEach(d.getResult(), [&](ValueRange index) {
+    Emitter e = ctx.emitter();
+    Value m = index[0], n = index[1];
+    Value init = ctx.element(d.getAcc(), index);
+    auto loop = scf::ForOp::create(ctx.b, ctx.loc, e.c32(0), e.c32(k), e.c32(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(ctx.b);
+    ctx.b.setInsertionPointToStart(loop.getBody());
+    Value kk = loop.getInductionVar();
+    SmallVector<Value> ai = d.getTransposeA() ? SmallVector<Value>{kk, m} : SmallVector<Value>{m, kk};
+    SmallVector<Value> bi = d.getTransposeB() ? SmallVector<Value>{n, kk} : SmallVector<Value>{kk, n};
+    Value a = ctx.element(d.getA(), ai);
+    Value b = ctx.element(d.getB(), bi);
+    Value acc = LLVM::FMAOp::create(ctx.b, ctx.loc, a, b, loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(ctx.b, ctx.loc, acc);
+    return loop.getResult(0);
+  });
+}

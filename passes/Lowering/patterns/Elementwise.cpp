@@ -1,0 +1,236 @@
+//===- Elementwise.cpp - arith and math ops applied element by element ----===//
+//
+// One table entry per op: its scalar semantics on carrier values (f32 for
+// every float type, i32, i1), used by the pipelined lowering on each
+// register and by the reference lowering on each element. Results of a
+// 16-bit float type are computed in f32 and rounded where they are read
+// (Frag::unrounded), which is exactly the op's semantics.
+//
+// Fast forms (the pipelined kernel): ex2.approx.ftz, lg2.approx.ftz,
+// tanh.approx, rsqrt.approx.ftz. The reference takes the non-ftz forms and
+// builds tanh and rsqrt from exp2 and IEEE division and square root, so the
+// two lowerings do not share an approximation.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/patterns/Patterns.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace stagecraft::lowering;
+
+namespace {
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
+}
+
+Value intrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(), b.getStringAttr(name), args)
+      .getResult(0);
+}
+
+Value asmF32(OpBuilder &b, Location loc, StringRef text, Value x) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, b.getF32Type(), ValueRange{x}, b.getStringAttr(text), b.getStringAttr("=f,f"),
+      /*has_side_effects=*/UnitAttr(), /*is_align_stack=*/UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return op.getResult(0);
+}
+
+Value exp2(OpBuilder &b, Location loc, Value x, bool fast) {
+  return intrinsic(b, loc, fast ? "llvm.nvvm.ex2.approx.ftz.f32" : "llvm.nvvm.ex2.approx.f32", x);
+}
+Value log2(OpBuilder &b, Location loc, Value x, bool fast) {
+  return intrinsic(b, loc, fast ? "llvm.nvvm.lg2.approx.ftz.f" : "llvm.nvvm.lg2.approx.f", x);
+}
+
+/// The same op on scalar operands, its attributes kept (predicates,
+/// fastmath flags): arith's conversion to LLVM lowers it.
+Value cloneScalar(OpBuilder &b, Location loc, Operation *op, ValueRange operands,
+                  Type result) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "tile.sched")
+      attrs.push_back(a);
+  OperationState st(loc, op->getName(), operands, TypeRange{result}, attrs);
+  return b.create(st)->getResult(0);
+}
+
+Type resultCarrier(Operation *op) {
+  Type t = op->getResult(0).getType();
+  if (auto tt = dyn_cast<RankedTensorType>(t))
+    t = tt.getElementType();
+  return carrierType(t);
+}
+
+const llvm::StringMap<ScalarFn> &table() {
+  static const llvm::StringMap<ScalarFn> fns = [] {
+    llvm::StringMap<ScalarFn> m;
+    // Ops whose scalar form is the op itself on carrier types.
+    auto same = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool) {
+      return cloneScalar(b, loc, op, x, resultCarrier(op));
+    };
+    for (const char *name :
+         {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf",
+          "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.negf", "arith.cmpf",
+          "arith.cmpi", "arith.select", "arith.addi", "arith.subi", "arith.muli",
+          "arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.andi",
+          "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui",
+          "arith.minui", "arith.shli", "arith.shrsi", "arith.shrui", "arith.sitofp",
+          "arith.uitofp", "arith.fptosi", "arith.fptoui"})
+      m[name] = same;
+    // Float-to-float casts: every float is carried as f32; the result's
+    // rounding is applied where it is read (truncf) or is exact (extf).
+    auto identity = [](OpBuilder &, Location, Operation *, ValueRange x, bool) {
+      return x[0];
+    };
+    m["arith.truncf"] = identity;
+    m["arith.extf"] = identity;
+    // Integer width changes between i1 and i32 carriers.
+    m["arith.extui"] = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool) {
+      Type t = resultCarrier(op);
+      return x[0].getType() == t ? x[0] : arith::ExtUIOp::create(b, loc, t, x[0]).getResult();
+    };
+    m["arith.extsi"] = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool) {
+      Type t = resultCarrier(op);
+      return x[0].getType() == t ? x[0] : arith::ExtSIOp::create(b, loc, t, x[0]).getResult();
+    };
+    m["arith.trunci"] = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool) {
+      Type t = resultCarrier(op);
+      return x[0].getType() == t ? x[0] : arith::TruncIOp::create(b, loc, t, x[0]).getResult();
+    };
+    m["math.absf"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::FAbsOp::create(b, loc, x[0]).getResult();
+    };
+    m["math.fma"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::FMAOp::create(b, loc, x[0], x[1], x[2]).getResult();
+    };
+    m["math.sqrt"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::SqrtOp::create(b, loc, x[0]).getResult(); // sqrt.rn.f32
+    };
+    m["math.rsqrt"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      if (fast)
+        return intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.ftz.f", x[0]);
+      Value s = LLVM::SqrtOp::create(b, loc, x[0]);
+      return LLVM::FDivOp::create(b, loc, f32Const(b, loc, 1.0), s).getResult();
+    };
+    m["math.exp2"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      return exp2(b, loc, x[0], fast);
+    };
+    m["math.exp"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      Value y = LLVM::FMulOp::create(b, loc, x[0], f32Const(b, loc, M_LOG2E));
+      return exp2(b, loc, y, fast);
+    };
+    m["math.log2"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      return log2(b, loc, x[0], fast);
+    };
+    m["math.log"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      return LLVM::FMulOp::create(b, loc, log2(b, loc, x[0], fast), f32Const(b, loc, M_LN2))
+          .getResult();
+    };
+    m["math.tanh"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      if (fast)
+        return asmF32(b, loc, "tanh.approx.f32 $0, $1;", x[0]);
+      // tanh |x| = 1 - 2 / (2^(2|x| log2 e) + 1), with x's sign.
+      Value ax = LLVM::FAbsOp::create(b, loc, x[0]);
+      Value e = exp2(b, loc, LLVM::FMulOp::create(b, loc, ax, f32Const(b, loc, 2 * M_LOG2E)),
+                     false);
+      Value d = LLVM::FAddOp::create(b, loc, e, f32Const(b, loc, 1.0));
+      Value q = LLVM::FDivOp::create(b, loc, f32Const(b, loc, 2.0), d);
+      Value t = LLVM::FSubOp::create(b, loc, f32Const(b, loc, 1.0), q);
+      return LLVM::CopySignOp::create(b, loc, t, x[0]).getResult();
+    };
+    return m;
+  }();
+  return fns;
+}
+
+/// The elementwise pattern: the result's layout is the join of its
+/// operands' (a row view times a column view is a tile).
+class ElementwisePattern final : public TilePattern {
+public:
+  bool matches(Operation *op) const override { return findScalarFn(op) != nullptr; }
+
+  FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands,
+                                const TileGeometry &, std::string &why) const override {
+    Layout l = Layout::splat();
+    for (auto [i, o] : llvm::enumerate(operands)) {
+      bool ok;
+      l = join(l, o, ok);
+      if (!ok) {
+        why = "its operands have layouts that do not meet (" + operands[0].str() + " and " +
+              o.str() + ")";
+        return failure();
+      }
+    }
+    if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType()))
+      if (l.kind == Kind::RowView || l.kind == Kind::ColView || l.kind == Kind::Tile)
+        l.cols = t.getDimSize(1);
+    return l;
+  }
+
+  Frag emit(Operation *op, RegisterContext &ctx, const Layout &result) const override {
+    const ScalarFn &fn = *findScalarFn(op);
+    SmallVector<Frag> in;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      in.push_back(ctx.operand(op, i));
+    Type elemType = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    Frag out{result, elemType, {}, /*unrounded=*/isa<FloatType>(elemType) && !elemType.isF32()};
+    for (int64_t e = 0; e < result.count(ctx.geom); ++e) {
+      SmallVector<Value> x;
+      for (const Frag &f : in)
+        x.push_back(ctx.element(f, result, e));
+      out.elems.push_back(fn(ctx.e.b, ctx.e.loc, op, x, /*fast=*/true));
+    }
+    return out;
+  }
+
+  void emitReference(Operation *op, ReferenceContext &ctx) const override {
+    const ScalarFn &fn = *findScalarFn(op);
+    ctx.forEach(op->getResult(0), [&](ValueRange index) {
+      SmallVector<Value> x;
+      for (Value operand : op->getOperands())
+        x.push_back(ctx.element(operand, index));
+      return fn(ctx.b, ctx.loc, op, x, /*fast=*/false);
+    });
+  }
+
+  bool unroundedResult(Operation *op) const override {
+    Type t = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    return isa<FloatType>(t) && !t.isF32();
+  }
+
+  int approximationLog2(Operation *op) const override {
+    StringRef name = op->getName().getStringRef();
+    if (name == "math.tanh")
+      return -10; // tanh.approx.f32: about 2^-10.99 relative
+    if (name == "math.exp" || name == "math.exp2" || name == "math.log" ||
+        name == "math.log2" || name == "math.rsqrt")
+      return -21;
+    return 0;
+  }
+};
+
+} // namespace
+
+const ScalarFn *stagecraft::lowering::findScalarFn(Operation *op) {
+  // Only ops on tensors or scalars of supported types; a tensor op must
+  // have tensor results for the layout to apply.
+  auto it = table().find(op->getName().getStringRef());
+  if (it == table().end() || op->getNumResults() != 1)
+    return nullptr;
+  return &it->second;
+}
+
+namespace stagecraft::lowering {
+const TilePattern &elementwisePattern() {
+  static ElementwisePattern p;
+  return p;
+}
+} // namespace stagecraft::lowering

@@ -1,0 +1,201 @@
+//===- LoadStore.cpp - tiles between memory and registers -----------------===//
+//
+// Pipelined kernel: a TMA-loaded tile that register math reads is read
+// from shared memory by each thread at its elements' rows and columns,
+// undoing the 128/64/32-byte swizzle TMA applied (the 16-byte chunk index
+// XOR the 128-byte row index, as the address bits say). A stored value is
+// written by each thread into a row-major staging tile, which one thread
+// then stores with TMA (ConsumerLoop.cpp).
+//
+// Reference: loads read global memory element by element (zero out of
+// bounds, as TMA fills), stores write the elements in bounds (TMA clips).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/patterns/Memory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+using hopper::Emitter;
+using arith::CmpIPredicate;
+
+namespace {
+
+/// Byte offset of element (row, col) within a shared-memory tile.
+Value smemElementOffset(Emitter &e, const SmemTile &t, Value row, Value col) {
+  Value panel = e.divu(col, e.c32(t.panelCols));
+  Value inner = e.remu(col, e.c32(t.panelCols));
+  Value off = e.add(e.mul(panel, e.c32(t.panelBytes)),
+                    e.add(e.mul(row, e.c32(t.panelCols * t.elemBytes)),
+                          e.mul(inner, e.c32(t.elemBytes))));
+  if (t.swizzle) {
+    Value rowBits = e.andi(arith::ShRUIOp::create(e.b, e.loc, off, e.c32(7)),
+                           e.c32(t.swizzle / 16 - 1));
+    off = arith::XOrIOp::create(e.b, e.loc, off,
+                                arith::ShLIOp::create(e.b, e.loc, rowBits, e.c32(4)));
+  }
+  return off;
+}
+
+Value loadElement(Emitter &e, const SmemRef &ref, Value row, Value col) {
+  const SmemTile &t = *ref.tile;
+  Value ptr = e.smemPtr(e.add(ref.offset, smemElementOffset(e, t, row, col)));
+  Value v = LLVM::LoadOp::create(e.b, e.loc, t.elemType, ptr);
+  return t.elemType.isF32() ? v : LLVM::FPExtOp::create(e.b, e.loc, e.f32(), v).getResult();
+}
+
+} // namespace
+
+Frag stagecraft::lowering::readSmemTile(RegisterContext &ctx, const SmemRef &ref,
+                                        const Layout &layout) {
+  Emitter &e = ctx.e;
+  Frag out{layout, ref.tile->elemType, {}, false};
+  bool oneD = ref.tile->rows == 1 && layout.kind != Kind::Tile;
+  for (int64_t el = 0; el < layout.count(ctx.geom); ++el) {
+    Value row, col;
+    if (oneD) {
+      row = e.c32(0);
+      col = layout.kind == Kind::Rows ? ctx.rowOf(layout, el) : ctx.colOf(layout, el);
+    } else {
+      row = ctx.rowOf(layout, el);
+      col = ctx.colOf(layout, el);
+    }
+    out.elems.push_back(loadElement(e, ref, row, col));
+  }
+  return out;
+}
+
+void stagecraft::lowering::writeStaging(RegisterContext &ctx, const Frag &value, StoreOp store,
+                                        int64_t stagingOffset) {
+  Emitter &e = ctx.e;
+  DescType desc = store.getDesc().getType();
+  ArrayRef<int64_t> shape = desc.getTileShape();
+  Type elem = desc.getElementType();
+  int64_t eb = desc.getElementBytes();
+  auto write = [&](Value linear, Value v) {
+    Value ptr = e.smemPtr(e.add(e.c32(stagingOffset), e.mul(linear, e.c32(eb))));
+    Value x = elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
+    LLVM::StoreOp::create(e.b, e.loc, x, ptr);
+  };
+  if (shape.size() == 2) {
+    int64_t cols = shape[1];
+    Layout tile = Layout::tile(cols);
+    for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
+      Value row = ctx.rowOf(tile, el), col = ctx.colOf(tile, el);
+      Value linear = e.add(e.mul(row, e.c32(cols)), col);
+      // Two neighbouring columns: one 4-byte (16-bit pair) or two 4-byte stores.
+      if (eb == 2) {
+        Value pair;
+        if (value.packed) { // a packed frag is always in its tile layout
+          pair = value.elems[el / 2];
+        } else {
+          // Raw elements: the pair conversion rounds unrounded values.
+          Value lo = value.elems[sourceElement(value.layout, tile, el, ctx.geom)];
+          Value hi = value.elems[sourceElement(value.layout, tile, el + 1, ctx.geom)];
+          pair = e.pack16(elem, lo, hi);
+        }
+        LLVM::StoreOp::create(e.b, e.loc, pair,
+                              e.smemPtr(e.add(e.c32(stagingOffset), e.mul(linear, e.c32(2)))));
+      } else {
+        write(linear, ctx.element(value, tile, el));
+        write(e.add(linear, e.c32(1)), ctx.element(value, tile, el + 1));
+      }
+    }
+    return;
+  }
+  // A vector: the threads that hold distinct elements write them.
+  int64_t len = shape[0];
+  if (value.layout.kind == Kind::Rows) {
+    Value firstOfRow = e.cmp(CmpIPredicate::eq, ctx.colOf(Layout::colsOf(8), 0), e.c32(0));
+    e.ifThen(firstOfRow, [&] {
+      for (int64_t el = 0; el < value.layout.count(ctx.geom); ++el)
+        write(ctx.rowOf(value.layout, el), ctx.element(value, value.layout, el));
+    });
+  } else if (value.layout.kind == Kind::Cols) {
+    Value firstRow = e.cmp(CmpIPredicate::eq, ctx.rowOf(Layout::rows(), 0), e.c32(0));
+    e.ifThen(firstRow, [&] {
+      for (int64_t el = 0; el < value.layout.count(ctx.geom); ++el)
+        write(ctx.colOf(value.layout, el), ctx.element(value, value.layout, el));
+    });
+  } else { // a splat: spread the elements over the threads
+    int64_t threads = 128 * ctx.geom.wgs;
+    for (int64_t i = 0; i < len; i += threads) {
+      Value idx = e.add(ctx.threadIndex(), e.c32(i));
+      e.ifThen(e.cmp(CmpIPredicate::slt, idx, e.c32(len)),
+               [&] { write(idx, ctx.element(value, value.layout, 0)); });
+    }
+  }
+}
+
+namespace {
+
+/// Global index of a tile element: the descriptor's coordinates plus the
+/// element's index in the box's trailing dimensions; whether it is inside
+/// the tensor; and its linear offset (i64).
+struct GlobalElement {
+  Value inBounds, linear;
+};
+
+GlobalElement globalElement(Emitter &e, ReferenceContext &ctx, GlobalMemory &mem, Value descV,
+                            ValueRange coords, ValueRange index) {
+  auto desc = cast<DescType>(descV.getType());
+  ArrayRef<int64_t> shape = mem.shape(descV);
+  int64_t rank = desc.getRank(), lead = rank - static_cast<int64_t>(index.size());
+  Value in = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
+  Value linear = e.c64(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value c = ctx.scalar(coords[d]);
+    if (d >= lead)
+      c = e.add(c, index[d - lead]);
+    in = e.land(in, e.land(e.cmp(CmpIPredicate::sge, c, e.c32(0)),
+                           e.cmp(CmpIPredicate::slt, c, e.c32(shape[d]))));
+    Value c64 = arith::ExtSIOp::create(e.b, e.loc, e.i64(), c);
+    linear = arith::AddIOp::create(e.b, e.loc,
+                                   arith::MulIOp::create(e.b, e.loc, linear, e.c64(shape[d])), c64);
+  }
+  return {in, linear};
+}
+
+Value elementPtr(Emitter &e, Value base, Type elem, Value linear) {
+  return LLVM::GEPOp::create(e.b, e.loc, e.ptr(1), elem, base, ArrayRef<LLVM::GEPArg>{linear});
+}
+
+} // namespace
+
+void stagecraft::lowering::emitReferenceLoad(LoadOp load, ReferenceContext &ctx,
+                                             GlobalMemory &mem) {
+  Type elem = load.getDesc().getType().getElementType();
+  ctx.forEach(load.getResult(), [&](ValueRange index) {
+    Emitter e = ctx.emitter();
+    GlobalElement g = globalElement(e, ctx, mem, load.getDesc(), load.getCoords(), index);
+    Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f));
+    ValueRange v = e.ifYield(g.inBounds, ValueRange{zero}, [&]() -> SmallVector<Value> {
+      Value x = LLVM::LoadOp::create(e.b, e.loc, elem,
+                                     elementPtr(e, mem.pointer(load.getDesc()), elem, g.linear));
+      if (!elem.isF32())
+        x = LLVM::FPExtOp::create(e.b, e.loc, e.f32(), x);
+      return {x};
+    });
+    return v[0];
+  });
+}
+
+void stagecraft::lowering::emitReferenceStore(StoreOp store, ReferenceContext &ctx,
+                                              GlobalMemory &mem) {
+  DescType desc = store.getDesc().getType();
+  Type elem = desc.getElementType();
+  mem.forEachIndex(desc.getTileShape(), [&](ValueRange index) {
+    Emitter e = ctx.emitter();
+    GlobalElement g = globalElement(e, ctx, mem, store.getDesc(), store.getCoords(), index);
+    e.ifThen(g.inBounds, [&] {
+      Value x = ctx.element(store.getValue(), index);
+      if (!elem.isF32())
+        x = LLVM::FPTruncOp::create(e.b, e.loc, elem, x);
+      LLVM::StoreOp::create(e.b, e.loc, x,
+                            elementPtr(e, mem.pointer(store.getDesc()), elem, g.linear));
+    });
+  });
+}

@@ -1,0 +1,67 @@
+//===- Memory.h - patterns that touch shared and global memory -----*- C++ -*-===//
+//
+// Dots (Dot.cpp): wgmma from shared-memory descriptors or register A
+// fragments. Loads and stores (LoadStore.cpp): shared-memory tiles read
+// into registers, register tiles staged for a TMA store, and the reference
+// lowering's plain global loads and stores.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_PATTERNS_MEMORY_H
+#define STAGECRAFT_PASSES_LOWERING_PATTERNS_MEMORY_H
+
+#include "passes/Lowering/Placement.h"
+#include "passes/Lowering/patterns/Patterns.h"
+
+namespace stagecraft::lowering {
+
+/// A tile in shared memory: byte offset (i32) into the dynamic shared memory.
+struct SmemRef {
+  mlir::Value offset;
+  const SmemTile *tile = nullptr;
+  explicit operator bool() const { return tile != nullptr; }
+};
+
+struct DotOperands {
+  SmemRef a;         // A from shared memory, or
+  Frag aRegs;        // A from registers (a 16-bit tile, K-major)
+  SmemRef b;
+  llvm::SmallVector<mlir::Value> acc; // rowBlocks * N/2 f32, unless zeroAcc
+  bool zeroAcc = false;
+};
+
+/// The wgmma instructions of one dot for this thread's warp group (`cwg`,
+/// i32): rowBlocks x K/16 wgmma.mma_async after a wgmma.fence (the caller
+/// commits). Returns the new accumulators.
+llvm::SmallVector<mlir::Value> emitDot(hopper::Emitter &e, tile::DotOp dot,
+                                       const TileGeometry &geom, mlir::Value cwg,
+                                       const DotOperands &ops);
+void emitReferenceDot(tile::DotOp dot, ReferenceContext &ctx);
+
+/// This thread's elements of a shared-memory tile in register `layout`.
+Frag readSmemTile(RegisterContext &ctx, const SmemRef &tile, const Layout &layout);
+
+/// Writes `value` to the staging tile at `stagingOffset` (row-major, as the
+/// store's box) from this thread's elements. The caller fences and issues
+/// the TMA store.
+void writeStaging(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
+                  int64_t stagingOffset);
+
+/// The reference lowering's view of global memory.
+class GlobalMemory {
+public:
+  virtual ~GlobalMemory() = default;
+  /// Global pointer (address space 1) of the tensor behind a descriptor.
+  virtual mlir::Value pointer(mlir::Value desc) = 0;
+  /// Its global shape, outermost first.
+  virtual llvm::ArrayRef<int64_t> shape(mlir::Value desc) = 0;
+  /// Runs `body` for every index of `shape` (i32 per dimension), spread
+  /// over the block's threads.
+  virtual void forEachIndex(llvm::ArrayRef<int64_t> shape,
+                            const std::function<void(mlir::ValueRange)> &body) = 0;
+};
+void emitReferenceLoad(tile::LoadOp load, ReferenceContext &ctx, GlobalMemory &mem);
+void emitReferenceStore(tile::StoreOp store, ReferenceContext &ctx, GlobalMemory &mem);
+
+} // namespace stagecraft::lowering
+
+#endif // STAGECRAFT_PASSES_LOWERING_PATTERNS_MEMORY_H

@@ -1,0 +1,155 @@
+//===- ReduceBroadcast.cpp - row reductions and broadcasts ----------------===//
+//
+// tile.reduce along the columns (dim = 1) of a tile in the accumulator
+// layout reduces within the thread (its columns of each row), then across
+// the four lanes that share a row (shfl.bfly 1 and 2): the result is a row
+// vector, each lane holding its rows' values. A reduction over the rows
+// (dim = 0) would cross warps and warp groups through shared memory: it is
+// refused.
+//
+// tile.broadcast is a view in registers: a row vector broadcast along the
+// columns (dim = 1) keeps its two values per row block (RowView), a column
+// vector broadcast along the rows (dim = 0) its column values (ColView).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Lowering/patterns/Patterns.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using namespace stagecraft::tile;
+
+namespace {
+
+Value combine(OpBuilder &b, Location loc, bool isMax, Value x, Value y) {
+  if (isMax)
+    return arith::MaximumFOp::create(b, loc, x, y);
+  return arith::AddFOp::create(b, loc, x, y);
+}
+
+class ReducePattern final : public TilePattern {
+public:
+  bool matches(Operation *op) const override { return isa<ReduceOp>(op); }
+
+  FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands, const TileGeometry &,
+                                std::string &why) const override {
+    auto r = cast<ReduceOp>(op);
+    if (r.getDim() != 1) {
+      why = "tile.reduce over the rows (dim = 0) is not lowered: rows are spread over "
+            "warps and warp groups; reduce along dim = 1";
+      return failure();
+    }
+    if (!operands[0].is2d() && operands[0].kind != Kind::Splat) {
+      why = "tile.reduce takes a tile in registers";
+      return failure();
+    }
+    return Layout::rows();
+  }
+
+  Frag emit(Operation *op, RegisterContext &ctx, const Layout &result) const override {
+    auto r = cast<ReduceOp>(op);
+    OpBuilder &b = ctx.e.b;
+    Location loc = ctx.e.loc;
+    bool isMax = r.getKind() == ReduceKind::Max;
+    Frag in = ctx.operand(op, 0);
+    int64_t cols = cast<RankedTensorType>(r.getInput().getType()).getDimSize(1);
+    Layout tile = Layout::tile(cols);
+    Frag out{result, b.getF32Type(), {}, false};
+    for (int64_t blk = 0; blk < ctx.geom.rowBlocks; ++blk)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value acc;
+        for (int64_t e = 0; e < tile.count(ctx.geom); ++e) {
+          TileElement t = tileElement(cols, e);
+          if (t.block != blk || t.half != h)
+            continue;
+          Value x = ctx.element(in, tile, e);
+          acc = acc ? combine(b, loc, isMax, acc, x) : x;
+        }
+        acc = combine(b, loc, isMax, acc, ctx.e.shflXor(acc, 1));
+        acc = combine(b, loc, isMax, acc, ctx.e.shflXor(acc, 2));
+        out.elems.push_back(acc);
+      }
+    return out;
+  }
+
+  void emitReference(Operation *op, ReferenceContext &ctx) const override {
+    auto r = cast<ReduceOp>(op);
+    bool isMax = r.getKind() == ReduceKind::Max;
+    auto in = cast<RankedTensorType>(r.getInput().getType());
+    int64_t dim = r.getDim(), len = in.getDimSize(dim);
+    ctx.forEach(r.getResult(), [&](ValueRange index) {
+      hopper::Emitter e = ctx.emitter();
+      Value init = arith::ConstantOp::create(
+          ctx.b, ctx.loc,
+          ctx.b.getF32FloatAttr(isMax ? -std::numeric_limits<float>::infinity() : 0.0f));
+      auto loop = scf::ForOp::create(ctx.b, ctx.loc, e.c32(0), e.c32(len), e.c32(1),
+                                     ValueRange{init});
+      OpBuilder::InsertionGuard guard(ctx.b);
+      ctx.b.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> full(index.begin(), index.end());
+      full.insert(full.begin() + dim, loop.getInductionVar());
+      Value x = ctx.element(r.getInput(), full);
+      Value acc = combine(ctx.b, ctx.loc, isMax, loop.getRegionIterArgs()[0], x);
+      scf::YieldOp::create(ctx.b, ctx.loc, acc);
+      ctx.b.setInsertionPointAfter(loop);
+      return loop.getResult(0);
+    });
+  }
+};
+
+class BroadcastPattern final : public TilePattern {
+public:
+  bool matches(Operation *op) const override { return isa<BroadcastOp>(op); }
+
+  FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands, const TileGeometry &,
+                                std::string &why) const override {
+    auto bc = cast<BroadcastOp>(op);
+    auto out = cast<RankedTensorType>(bc.getResult().getType());
+    const Layout &in = operands[0];
+    if (in.kind == Kind::Splat)
+      return in;
+    if (out.getRank() != 2) {
+      why = "only 1-d vectors are broadcast to tiles";
+      return failure();
+    }
+    if (bc.getDim() == 1 && in.kind == Kind::Rows)
+      return Layout{Kind::RowView, out.getDimSize(1)};
+    if (bc.getDim() == 0 && in.kind == Kind::Cols)
+      return Layout{Kind::ColView, out.getDimSize(1)};
+    why = "the broadcast vector runs along the other dimension (" + in.str() + ")";
+    return failure();
+  }
+
+  Frag emit(Operation *op, RegisterContext &ctx, const Layout &result) const override {
+    Frag in = ctx.operand(op, 0);
+    in.layout = in.layout.kind == Kind::Splat ? in.layout : result;
+    return in;
+  }
+
+  void emitReference(Operation *op, ReferenceContext &ctx) const override {
+    auto bc = cast<BroadcastOp>(op);
+    ctx.forEach(bc.getResult(), [&](ValueRange index) {
+      SmallVector<Value> in(index.begin(), index.end());
+      in.erase(in.begin() + bc.getDim());
+      return ctx.element(bc.getInput(), in);
+    });
+  }
+};
+
+} // namespace
+
+namespace stagecraft::lowering {
+const TilePattern &reducePattern() {
+  static ReducePattern p;
+  return p;
+}
+const TilePattern &broadcastPattern() {
+  static BroadcastPattern p;
+  return p;
+}
+} // namespace stagecraft::lowering
