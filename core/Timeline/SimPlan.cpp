@@ -94,9 +94,6 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     const auto &names = costs.units[use].accumulatesOnto;
     return std::find(names.begin(), names.end(), g.units[def].name) != names.end();
   };
-  for (unsigned u = 0; u < n; ++u)
-    if (plan.units[u].kind == UnitKind::Dot)
-      plan.units[u].chainOnly = true;
   for (const Edge &e : g.edges) {
     UnitPlan &def = plan.units[e.def];
     UnitPlan &use = plan.units[e.use];
@@ -111,12 +108,16 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     }
     if (def.kind != UnitKind::Dot)
       continue;
-    bool chained = use.kind == UnitKind::Dot && accumulatesOnto(e.use, e.def);
-    if (chained)
-      continue;
-    def.chainOnly = false;
-    if (e.loopCarried)
+    // A dot result crossing the kernel loop's back edge (carried to the
+    // next source iteration, or read in a later stage) is retired by a wait
+    // that closes the iteration, except a dot's own accumulator chain,
+    // which wgmma orders in hardware.
+    bool ownChain = e.def == e.use && e.loopCarried && accumulatesOnto(e.use, e.def);
+    if (!ownChain && (e.loopCarried || use.stage > def.stage))
       def.carriedRetire = true;
+    // A dot accumulating onto a dot result chains in registers: no wait.
+    if (use.kind == UnitKind::Dot && accumulatesOnto(e.use, e.def))
+      continue;
     UnitPlan::DotDep dep{e.def, e.loopCarried ? 1 : 0};
     bool have = false;
     for (const auto &d : use.dotDeps)
@@ -124,10 +125,16 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     if (!have)
       use.dotDeps.push_back(dep);
   }
+  // How many kernel iterations a dot's group may stay in flight: what its
+  // rings have copies for beyond the stages between the load and the dot
+  // (for a GEMM, the schedule's `wait`).
   for (unsigned u = 0; u < n; ++u) {
     UnitPlan &p = plan.units[u];
+    if (p.kind != UnitKind::Dot)
+      continue;
     for (unsigned l : p.loadInputs)
-      p.ringCopies = std::min(p.ringCopies, plan.units[l].copies);
+      p.ringLag = std::min(p.ringLag, std::max<int64_t>(
+                                          0, plan.units[l].copies - 1 - (p.stage - plan.units[l].stage)));
   }
 
   // Costs per warp group.

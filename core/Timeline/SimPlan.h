@@ -40,9 +40,12 @@ struct UnitPlan {
   };
   std::vector<DotDep> dotDeps; // dot results it reads (not as an accumulator)
   bool writesAccumulator = false;
-  bool chainOnly = false;     // a dot whose result only feeds dots' accumulators
-  bool carriedRetire = false; // a dot whose carried result a non-dot reads
-  int64_t ringCopies = kNoRing;
+  /// A dot whose result crosses the kernel loop's back edge into anything
+  /// but its own accumulator: retired at the end of the iteration.
+  bool carriedRetire = false;
+  /// A dot: kernel iterations its group may stay in flight before its rings
+  /// need their buffers back (kNoRing: it reads none).
+  int64_t ringLag = kNoRing;
   double dotCycles = 0;   // per warp group
   int64_t wgmmaInstr = 0; // per warp group
   double mathCycles = 0;  // per warp group

@@ -353,19 +353,6 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
     pipesChanged(r.now);
     r.now += m_.issueCycles * std::max<int64_t>(1, p.wgmmaInstr / 4);
     r.phase = 2;
-    if (p.chainOnly) { // re-enter after the issue time passed
-      push(cta, wg);
-      return false;
-    }
-  }
-  if (r.phase == 2 && p.chainOnly) {
-    // MMA pipelining: at most `wait` groups left in flight.
-    int64_t index = static_cast<int64_t>(r.groups.size()) - 1 - p.wait;
-    if (index >= 0 &&
-        !retireThrough(cta, wg, index,
-                       g_.units[u].name + " in flight (wait " + std::to_string(p.wait) + ")"))
-      return false;
-    endWait(cta, r);
   }
   zone(cta, wg, u, i, r.unitStart, r.now);
   advanceUnit(r);
@@ -442,13 +429,17 @@ bool SmRun::stepEndOfIteration(int cta, int wg) {
       if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[u].name + " (carried result)"))
         return false;
     }
-    // The ring gets its buffer back in time: the group of copies - 1
-    // iterations ago retires by the end of this one.
-    if (p.ringCopies != kNoRing) {
-      int64_t old = i - (p.ringCopies - 1);
+    // The rings get their buffers back in time: the group of `ringLag`
+    // iterations ago retires by the end of this one (MMA pipelining: a
+    // GEMM's `wait`).
+    if (p.ringLag != kNoRing) {
+      int64_t old = i - p.ringLag;
       if (old >= 0 && old < trip_) {
         int64_t idx = r.groupOf[u][old];
-        if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[u].name + " (ring slot)"))
+        if (idx >= 0 &&
+            !retireThrough(cta, wg, idx,
+                           g_.units[u].name + " in flight (" + std::to_string(p.ringLag) +
+                               " group(s) allowed by its rings)"))
           return false;
       }
     }

@@ -214,7 +214,7 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       "arith.fptoui"};
   // Views and register moves the lowering makes free (or nearly).
   static const std::set<std::string> freeClass = {
-      "tile.broadcast", "tile.splat", "arith.bitcast", "tensor.expand_shape",
+      "tile.broadcast", "tile.splat", "tensor.splat", "arith.bitcast", "tensor.expand_shape",
       "tensor.collapse_shape", "tensor.cast", "arith.index_cast"};
   std::string n = name.str();
   if (fmaClass.count(n)) {
