@@ -2,6 +2,8 @@
 #include "app/AppState.h"
 #include "app/SessionLoader.h"
 
+#include "passes/Driver/Export.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -70,6 +72,9 @@ AppState::AppState(AppConfig config)
   std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   sessionDir_ = root + "/session-" + stamp + "-" + std::to_string(getpid());
+  // The runner's probe goes beside the bundles: a runner that cannot read it
+  // gets them inside its requests (RunnerClient, UploadMode::Auto).
+  runner_.setProbeDir(sessionDir_);
   // Without a command this only records why runs are not possible.
   if (config_.startRunner || config_.runnerCommand.empty())
     runner_.start();
@@ -134,6 +139,8 @@ bool AppState::openText(const std::string &text, const std::string &path,
         initial.set(e.name, e.sched);
   }
   editor_ = ScheduleEditor(std::move(loaded.graph), initial);
+  if (lessonActive_ && path != lesson_.irPath)
+    closeLesson(); // another file: the lesson is over
   costs_ = std::move(loaded.costs);
   hasCosts_ = loaded.hasCosts;
   hasIr_ = true;
@@ -270,12 +277,127 @@ bool AppState::loadSchedule(const std::string &path) {
   return true;
 }
 
+bool AppState::exportKernel(const std::string &dir) {
+  if (!hasIr_)
+    return false;
+  std::string json = editor_.schedule().toJson();
+  const RunRecord *variant = nullptr;
+  for (const RunRecord &r : runs_)
+    if (r.irPath == irPath_ && r.scheduleJson == json && !r.bundleDir.empty() &&
+        r.state != RunState::CompileFailed)
+      variant = &r;
+  if (!variant) {
+    setStatus(StatusLevel::Error,
+              compile_.state == CompileView::State::Compiling
+                  ? "export: this schedule is still compiling; export it when it has compiled"
+                  : "export: this schedule has no compiled variant (see the compile output)");
+    return false;
+  }
+  ExportOptions options;
+  options.bundleDir = variant->bundleDir;
+  options.outDir = absolutePath(dir);
+  if (variant->state == RunState::Done && variant->status == "ok") {
+    ExportMeasurement m;
+    m.device = variant->device;
+    m.verified = variant->verified;
+    m.tflops = variant->tflops;
+    m.medianUs = variant->medianUs;
+    m.referenceTflops = variant->referenceTflops;
+    options.measured = m;
+  }
+  if (llvm::Error e = exportPackage(options)) {
+    setStatus(StatusLevel::Error, "export: " + llvm::toString(std::move(e)));
+    return false;
+  }
+  setStatus(StatusLevel::Ok, "exported variant #" + std::to_string(variant->id) + " to " +
+                                 options.outDir + " (its README.md says how to call it)");
+  return true;
+}
+
 // --- Edits -----------------------------------------------------------------
 
 void AppState::afterScheduleChange(const std::string &what) {
   dirty_ = true;
   setStatus(StatusLevel::Ok, what);
+  if (lessonActive_) {
+    bool wasComplete =
+        evaluateGoal(lesson_, editor_.graph(), lessonPrevSchedule_, lessonPrevReport_).complete();
+    LessonEvent e;
+    e.what = what;
+    e.lines = explainChange(editor_.graph(), lessonPrevSchedule_, lessonPrevReport_,
+                            editor_.schedule(), editor_.report());
+    e.reachedGoal = !wasComplete && lessonStatus().complete();
+    lessonLog_.push_back(std::move(e));
+    lessonPrevSchedule_ = editor_.schedule();
+    lessonPrevReport_ = editor_.report();
+    if (lessonLog_.back().reachedGoal)
+      setStatus(StatusLevel::Ok, what + ": goal reached, lesson \"" + lesson_.title + "\" done");
+  }
   recompile();
+}
+
+// --- Lessons ---------------------------------------------------------------
+
+bool AppState::openLesson(const std::string &dir) {
+  llvm::Expected<Lesson> lesson = loadLesson(dir);
+  if (!lesson) {
+    setStatus(StatusLevel::Error, "cannot open the lesson: " + llvm::toString(lesson.takeError()));
+    return false;
+  }
+  closeLesson();
+  if (!openFile(lesson->irPath))
+    return false;
+  std::string problem = checkLessonAgainst(*lesson, editor_.graph());
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, "cannot open the lesson: " + problem);
+    return false;
+  }
+  lesson_ = std::move(*lesson);
+  lessonActive_ = true;
+  lessonStartJson_ = editor_.schedule().toJson();
+  lessonPrevSchedule_ = editor_.schedule();
+  lessonPrevReport_ = editor_.report();
+  lessonLog_.clear();
+  setStatus(StatusLevel::Ok, "lesson: " + lesson_.title);
+  return true;
+}
+
+void AppState::closeLesson() {
+  lessonActive_ = false;
+  lessonLog_.clear();
+}
+
+GoalStatus AppState::lessonStatus() const {
+  if (!lessonActive_)
+    return {};
+  Measurements m;
+  std::string now = editor_.schedule().toJson();
+  for (const RunRecord &r : runs_) {
+    if (r.irPath != irPath_ || !r.verified || !r.tflops)
+      continue;
+    if (r.scheduleJson == lessonStartJson_)
+      m.startTflops = r.tflops;
+    if (r.scheduleJson == now)
+      m.currentTflops = r.tflops;
+  }
+  return evaluateGoal(lesson_, editor_.graph(), editor_.schedule(), editor_.report(), m);
+}
+
+bool AppState::resetLesson() {
+  if (!lessonActive_)
+    return false;
+  llvm::Expected<Schedule> start = Schedule::fromJson(lessonStartJson_, "the lesson's start");
+  if (!start) {
+    setStatus(StatusLevel::Error, llvm::toString(start.takeError()));
+    return false;
+  }
+  std::string problem = editor_.replace(*start);
+  if (!problem.empty()) {
+    setStatus(StatusLevel::Error, problem);
+    return false;
+  }
+  afterScheduleChange("back to the lesson's starting schedule");
+  return true;
 }
 
 MoveOutcome AppState::moveUnit(const std::string &unit, const MoveTarget &to) {

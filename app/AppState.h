@@ -16,6 +16,7 @@
 
 #include "app/Autosave.h"
 #include "app/CompileJobs.h"
+#include "app/Lesson.h"
 #include "app/RunRecord.h"
 #include "app/RunnerClient.h"
 #include "app/ScheduleEditor.h"
@@ -91,6 +92,10 @@ public:
   bool saveIr(const std::string &path);
   bool saveSchedule(const std::string &path);
   bool loadSchedule(const std::string &path);
+  /// Exports the current schedule's compiled variant as a package for a
+  /// user's project (docs/export.md) into `dir`, with its measured TFLOP/s
+  /// when it was run and verified.
+  bool exportKernel(const std::string &dir);
 
   bool hasIr() const { return hasIr_; }
   const std::string &irPath() const { return irPath_; }
@@ -153,6 +158,24 @@ public:
   const RunnerClient &runner() const { return runner_; }
   void setRunnerCommand(const std::string &command);
 
+  // --- Lessons (docs/lessons.md): a lesson opens its loop; every schedule
+  // change is explained and checked against its goal.
+  struct LessonEvent {
+    std::string what;               // "moved MMA to stage 1, warp group 0"
+    std::vector<std::string> lines; // explainChange()
+    bool reachedGoal = false;       // this change completed the goal
+  };
+  bool openLesson(const std::string &dir);
+  void closeLesson();
+  bool hasLesson() const { return lessonActive_; }
+  const Lesson &lesson() const { return lesson_; }
+  /// The goal checked against the current schedule (and measurements).
+  GoalStatus lessonStatus() const;
+  /// Changes since the lesson opened, oldest first.
+  const std::vector<LessonEvent> &lessonLog() const { return lessonLog_; }
+  /// Back to the lesson's starting schedule (an undo step).
+  bool resetLesson();
+
   // --- Status and housekeeping.
   const StatusMessage &status() const { return status_; }
   void setStatus(StatusLevel level, std::string text);
@@ -200,6 +223,13 @@ private:
   std::map<uint64_t, uint64_t> requestToRun_;
   bool autoRun_ = true;
   std::string sessionDir_;
+
+  Lesson lesson_;
+  bool lessonActive_ = false;
+  std::string lessonStartJson_;
+  Schedule lessonPrevSchedule_;
+  ScheduleReport lessonPrevReport_;
+  std::vector<LessonEvent> lessonLog_;
 
   StatusMessage status_;
   bool dirty_ = false;

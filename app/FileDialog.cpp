@@ -18,11 +18,14 @@ const char *title(FileDialog::Purpose p) {
   case FileDialog::Purpose::SaveIrAs: return "Save IR as";
   case FileDialog::Purpose::SaveSchedule: return "Save schedule";
   case FileDialog::Purpose::LoadSchedule: return "Load schedule";
+  case FileDialog::Purpose::ExportKernel: return "Export kernel to a new directory (a Python package + C++ header)";
   case FileDialog::Purpose::None: break;
   }
   return "File";
 }
 const char *extension(FileDialog::Purpose p) {
+  if (p == FileDialog::Purpose::ExportKernel)
+    return nullptr; // a directory is chosen: list no files
   return p == FileDialog::Purpose::SaveSchedule || p == FileDialog::Purpose::LoadSchedule
              ? ".json"
              : ".mlir";
@@ -82,7 +85,7 @@ bool FileDialog::draw() {
         if (ImGui::Selectable((name + "/").c_str(), false,
                               ImGuiSelectableFlags_AllowDoubleClick))
           dir_ = e.path().string();
-      } else if (e.path().extension() == extension(purpose_)) {
+      } else if (extension(purpose_) && e.path().extension() == extension(purpose_)) {
         bool sel = name == name_;
         if (ImGui::Selectable(name.c_str(), sel, ImGuiSelectableFlags_AllowDoubleClick)) {
           std::snprintf(name_, sizeof name_, "%s", name.c_str());
@@ -99,7 +102,8 @@ bool FileDialog::draw() {
                                   ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     bool save = purpose_ == Purpose::SaveIrAs || purpose_ == Purpose::SaveSchedule;
-    if ((ImGui::Button(save ? "Save" : "Open", ImVec2(80, 0)) || enter) && name_[0]) {
+    const char *verb = purpose_ == Purpose::ExportKernel ? "Export" : save ? "Save" : "Open";
+    if ((ImGui::Button(verb, ImVec2(80, 0)) || enter) && name_[0]) {
       fs::path p(name_);
       chosen_ = (p.is_absolute() ? p : fs::path(dir_) / p).string();
       confirmed = true;

@@ -84,6 +84,27 @@ void shortcuts(AppState &app, MainWindowUi &ui) {
   }
 }
 
+/// Reads the lessons' titles once (Help > Lessons, "Next lesson").
+void listLessonsOnce(MainWindowUi &ui) {
+  if (ui.lessonsListed)
+    return;
+  ui.lessonsListed = true;
+  ui.lesson.lessons.clear();
+  ui.lessonTitles.clear();
+  if (ui.lessonsRoot.empty())
+    return;
+  for (const std::string &dir : listLessons(ui.lessonsRoot)) {
+    llvm::Expected<Lesson> l = loadLesson(dir);
+    if (!l) {
+      llvm::consumeError(l.takeError()); // opening it will say why
+      ui.lessonTitles.push_back({dir, dir.substr(dir.rfind('/') + 1) + " (cannot be read)"});
+    } else {
+      ui.lessonTitles.push_back({l->dir, l->title});
+    }
+    ui.lesson.lessons.push_back(ui.lessonTitles.back().first);
+  }
+}
+
 void menuBar(AppState &app, MainWindowUi &ui) {
   if (!ImGui::BeginMenuBar())
     return;
@@ -111,6 +132,11 @@ void menuBar(AppState &app, MainWindowUi &ui) {
     if (ImGui::MenuItem("Load schedule...", nullptr, false, app.hasIr()))
       ui.dialog.open(FileDialog::Purpose::LoadSchedule, dirOf(app.irPath()));
     ImGui::Separator();
+    if (ImGui::MenuItem("Export kernel...", nullptr, false, app.hasIr()))
+      ui.dialog.open(FileDialog::Purpose::ExportKernel,
+                     (dirOf(app.irPath()).empty() ? std::string(".") : dirOf(app.irPath())) +
+                         "/" + app.kernel() + "_export");
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q"))
       ui.quitRequested = true;
     ImGui::EndMenu();
@@ -135,6 +161,17 @@ void menuBar(AppState &app, MainWindowUi &ui) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
+    listLessonsOnce(ui);
+    if (ImGui::BeginMenu("Lessons", !ui.lessonTitles.empty())) {
+      int n = 0;
+      for (const auto &[dir, title] : ui.lessonTitles) {
+        std::string label = std::to_string(++n) + ". " + title;
+        bool open = app.hasLesson() && app.lesson().dir == dir;
+        if (ImGui::MenuItem(label.c_str(), nullptr, open))
+          ui.lesson.openRequest = dir;
+      }
+      ImGui::EndMenu();
+    }
     ImGui::MenuItem("Keyboard shortcuts", "F1", &ui.showShortcuts);
     ImGui::EndMenu();
   }
@@ -238,6 +275,7 @@ void fileDialog(AppState &app, MainWindowUi &ui) {
   case FileDialog::Purpose::SaveIrAs: app.saveIr(p); break;
   case FileDialog::Purpose::SaveSchedule: app.saveSchedule(p); break;
   case FileDialog::Purpose::LoadSchedule: app.loadSchedule(p); break;
+  case FileDialog::Purpose::ExportKernel: app.exportKernel(p); break;
   case FileDialog::Purpose::None: break;
   }
 }
@@ -246,6 +284,13 @@ void fileDialog(AppState &app, MainWindowUi &ui) {
 
 void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   shortcuts(app, ui);
+  if (app.hasLesson())
+    listLessonsOnce(ui); // "lesson N of M", "Next lesson"
+  if (!ui.lesson.openRequest.empty()) {
+    listLessonsOnce(ui);
+    app.openLesson(ui.lesson.openRequest);
+    ui.lesson.openRequest.clear();
+  }
   ImGuiIO &io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
@@ -263,7 +308,8 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   float topH = avail.y - runsH - statusH - gap;
   float timelineW = std::floor((avail.x - gap) * 0.56f);
   float leftW = std::max(280.0f, avail.x * 0.235f);
-  float rightW = std::max(280.0f, avail.x * 0.225f);
+  // A lesson needs room for its text beside the board.
+  float rightW = std::max(280.0f, avail.x * (app.hasLesson() ? 0.3f : 0.225f));
   float centerW = avail.x - leftW - rightW - 2 * gap;
   float boardH = topH * 0.56f;
   float lowerH = topH - boardH - gap;
@@ -280,9 +326,26 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   region("graph", ImVec2(c0.x + ssW + gap / 2, c0.y + boardH + gap),
          ImVec2(centerW - ssW - gap / 2, lowerH), "Dependency graph", "of the loop body",
          [&] { drawGraphPanel(app); }, ImGuiWindowFlags_NoScrollbar);
-  region("compile", ImVec2(c0.x + centerW + gap, origin.y), ImVec2(rightW, topH),
-         "Compile output", "", [&] { drawCompilePanel(app, ui.compile); },
-         ImGuiWindowFlags_NoScrollbar);
+  if (app.hasLesson()) {
+    region("lesson", ImVec2(c0.x + centerW + gap, origin.y), ImVec2(rightW, topH), "Lesson",
+           "Help > Lessons", [&] {
+             if (ImGui::BeginTabBar("lessontabs")) {
+               if (ImGui::BeginTabItem("Lesson")) {
+                 drawLessonPanel(app, ui.lesson);
+                 ImGui::EndTabItem();
+               }
+               if (ImGui::BeginTabItem("Compile output")) {
+                 drawCompilePanel(app, ui.compile);
+                 ImGui::EndTabItem();
+               }
+               ImGui::EndTabBar();
+             }
+           }, ImGuiWindowFlags_NoScrollbar);
+  } else {
+    region("compile", ImVec2(c0.x + centerW + gap, origin.y), ImVec2(rightW, topH),
+           "Compile output", "", [&] { drawCompilePanel(app, ui.compile); },
+           ImGuiWindowFlags_NoScrollbar);
+  }
   region("timeline", ImVec2(origin.x, origin.y + topH + gap), ImVec2(timelineW, runsH),
          "Timeline", "wheel: zoom   drag: pan   double-click: all   click a zone: select its unit",
          [&] { drawTimelinePanel(app, ui.timeline); }, ImGuiWindowFlags_NoScrollbar);

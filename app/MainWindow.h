@@ -43,10 +43,16 @@ struct MainWindowUi {
   CompileUi compile;
   RunsUi runs;
   TimelineUi timeline;
+  LessonUi lesson;
   FileDialog dialog;
   bool showShortcuts = false;
   bool quitRequested = false;
   std::string examplePath; // File > Open example
+  /// Help > Lessons: the directory that holds them (assets/lessons), and
+  /// their titles once read.
+  std::string lessonsRoot;
+  std::vector<std::pair<std::string, std::string>> lessonTitles;
+  bool lessonsListed = false;
 };
 
 /// Draws the whole UI for one frame (between ImGui::NewFrame and Render).

@@ -11,6 +11,7 @@
 #include "app/AppState.h"
 
 #include <string>
+#include <vector>
 
 namespace stagecraft::app {
 
@@ -40,6 +41,16 @@ struct RunsUi {
   bool editingCommand = false;
 };
 void drawRunsPanel(AppState &app, RunsUi &ui);
+
+/// The open lesson: its goal against the current schedule, what each move
+/// changed, and its text (docs/lessons.md).
+struct LessonUi {
+  std::vector<std::string> lessons; // every lesson's directory, in order
+  std::string openRequest;          // set by "Next lesson"; the window opens it
+  bool complete = false;            // the goal, as last drawn
+  std::string drawnTitle;           // the lesson last drawn (tests)
+};
+void drawLessonPanel(AppState &app, LessonUi &ui);
 
 } // namespace stagecraft::app
 

@@ -5,6 +5,10 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sys/stat.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +23,24 @@ const char *stagecraft::app::runnerStateName(RunnerState s) {
   case RunnerState::Unavailable: return "unavailable";
   }
   return "?";
+}
+
+const char *stagecraft::app::uploadModeName(UploadMode m) {
+  switch (m) {
+  case UploadMode::Auto: return "auto";
+  case UploadMode::Always: return "always";
+  case UploadMode::Never: return "never";
+  }
+  return "?";
+}
+
+bool stagecraft::app::parseUploadMode(const std::string &text, UploadMode &mode) {
+  for (UploadMode m : {UploadMode::Auto, UploadMode::Always, UploadMode::Never})
+    if (text == uploadModeName(m)) {
+      mode = m;
+      return true;
+    }
+  return false;
 }
 
 namespace {
@@ -49,6 +71,7 @@ RunnerClient::RunnerClient(RunnerOptions options)
 
 RunnerClient::~RunnerClient() {
   stop();
+  removeProbe();
   // Children killed with SIGKILL die promptly; reap what is left so none
   // outlives us as a zombie of a long-running test process.
   for (pid_t z : zombies_)
@@ -165,10 +188,25 @@ void RunnerClient::readerLoop(int outFd, int errFd) {
   close(errFd);
 }
 
+void RunnerClient::setUploadMode(UploadMode mode) {
+  if (mode == options_.upload)
+    return;
+  options_.upload = mode;
+  if (state_ != RunnerState::Stopped)
+    restart();
+}
+
+void RunnerClient::removeProbe() {
+  if (!probeFile_.empty())
+    unlink(probeFile_.c_str());
+  probeFile_.clear();
+}
+
 void RunnerClient::start() {
   if (state_ == RunnerState::Starting || state_ == RunnerState::Ready)
     return;
   device_.clear();
+  uploading_ = options_.upload == UploadMode::Always;
   if (options_.command.empty()) {
     state_ = RunnerState::Unavailable;
     reason_ = "no runner command (set one in the Runs panel, or --runner)";
@@ -183,12 +221,30 @@ void RunnerClient::start() {
   state_ = RunnerState::Starting;
   startedAt_ = Clock::now();
   pingId_ = nextId_++;
-  writeBuffer_ = pingRequestLine(pingId_) + "\n";
+  removeProbe();
+  if (options_.upload == UploadMode::Auto && !options_.probeDir.empty()) {
+    // A file only this app could have written: if the runner reads this
+    // token, it sees the app's bundles under the same paths.
+    std::random_device rd;
+    char token[33];
+    std::snprintf(token, sizeof token, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+    probeToken_ = token;
+    std::error_code ec; // when it cannot be written, the runner cannot read it: uploads
+    std::filesystem::create_directories(options_.probeDir, ec);
+    std::string path = options_.probeDir + "/.runner-probe-" + std::to_string(getpid()) + "-" +
+                       std::to_string(pingId_);
+    std::ofstream(path) << probeToken_ << "\n";
+    probeFile_ = path;
+    writeBuffer_ = pingRequestLine(pingId_, path, probeToken_) + "\n";
+  } else {
+    writeBuffer_ = pingRequestLine(pingId_) + "\n";
+  }
   flushWrites();
 }
 
 void RunnerClient::killChild(const std::string &why) {
   (void)why;
+  removeProbe();
   if (pid_ > 0) {
     kill(-pid_, SIGKILL);
     kill(pid_, SIGKILL);
@@ -251,7 +307,7 @@ void RunnerClient::restart() {
 uint64_t RunnerClient::submit(const std::string &bundleDir) {
   Request r;
   r.id = nextId_++;
-  r.line = runRequestLine(r.id, bundleDir, options_.trace) + "\n";
+  r.bundleDir = bundleDir; // the request line is made when it is sent (path or upload)
   queue_.push_back(std::move(r));
   if (state_ == RunnerState::Stopped)
     start();
@@ -289,7 +345,8 @@ std::string RunnerClient::stateText() const {
   case RunnerState::Stopped: return "runner stopped";
   case RunnerState::Starting: return "runner starting";
   case RunnerState::Ready:
-    return "runner ready" + (device_.empty() ? "" : ": " + device_);
+    return "runner ready" + (device_.empty() ? "" : ": " + device_) +
+           (uploading_ ? " (bundles sent in the requests)" : "");
   case RunnerState::Unavailable: return "runner unavailable: " + reason_;
   }
   return "";
@@ -314,6 +371,12 @@ void RunnerClient::handleLine(const std::string &line,
   if (!parseRunnerReply(line, reply, error))
     return; // not a result (a stray line): the protocol says stdout is JSON
   if (reply.id && *reply.id == pingId_) {
+    if (!probeFile_.empty()) {
+      // It says it cannot read the probe: send bundles. A runner that does
+      // not answer probes does not take uploads either: send paths.
+      uploading_ = reply.probe && !*reply.probe;
+      removeProbe();
+    }
     if (reply.status == "ok") {
       state_ = RunnerState::Ready;
       device_ = reply.deviceName;
@@ -436,12 +499,22 @@ std::vector<RunnerEvent> RunnerClient::poll() {
 
   if (state_ == RunnerState::Unavailable)
     failQueued("not run: " + stateText(), events);
-  if (state_ == RunnerState::Ready && !inFlight_ && !queue_.empty() &&
-      writeBuffer_.empty()) {
-    inFlight_ = std::move(queue_.front());
+  while (state_ == RunnerState::Ready && !inFlight_ && !queue_.empty() &&
+         writeBuffer_.empty()) {
+    Request next = std::move(queue_.front());
     queue_.pop_front();
+    std::string line = runRequestLine(next.id, next.bundleDir, options_.trace), error;
+    if (uploading_ && !uploadRunRequestLine(next.id, next.bundleDir, line, error, options_.trace)) {
+      RunnerEvent e;
+      e.kind = RunnerEvent::Kind::Failed;
+      e.request = next.id;
+      e.reason = error;
+      events.push_back(std::move(e));
+      continue;
+    }
+    inFlight_ = std::move(next);
     inFlight_->sent = Clock::now();
-    writeBuffer_ = inFlight_->line;
+    writeBuffer_ = line + "\n";
   }
   flushWrites();
   return events;

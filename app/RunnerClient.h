@@ -15,6 +15,12 @@
 // Every submitted request gets exactly one RunnerEvent: a Result or a
 // Failed with the reason in words.
 //
+// Bundles travel by path when the runner can read the app's files, and
+// inside the request otherwise (docs/runner-protocol.md): in Auto mode the
+// first ping carries a probe, a file with a random token next to the
+// bundles; a runner that cannot read it (another host, another mount
+// namespace) gets every bundle uploaded.
+//
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_APP_RUNNERCLIENT_H
 #define STAGECRAFT_APP_RUNNERCLIENT_H
@@ -42,8 +48,21 @@ enum class RunnerState {
 };
 const char *runnerStateName(RunnerState state);
 
+enum class UploadMode {
+  Auto,   // upload when the runner says it cannot read the probe file
+  Always, // always send the bundle in the request
+  Never,  // always send the path
+};
+const char *uploadModeName(UploadMode mode);
+/// "auto", "always", "never"; false for anything else.
+bool parseUploadMode(const std::string &text, UploadMode &mode);
+
 struct RunnerOptions {
   std::string command;
+  UploadMode upload = UploadMode::Auto;
+  /// Where the Auto probe file goes (the app's bundle directory); without
+  /// one, Auto sends paths.
+  std::string probeDir;
   /// For the first answer (connecting to a host, creating a CUDA context).
   double startTimeoutSeconds = 60;
   /// For one run; the runner's own watchdog (20 s a launch) is shorter.
@@ -89,6 +108,10 @@ public:
   std::string stateText() const;
   const std::string &deviceName() const { return device_; }
   const std::string &unavailableReason() const { return reason_; }
+  /// Whether bundles go inside the requests (decided at the first ping).
+  bool uploading() const { return uploading_; }
+  void setProbeDir(const std::string &dir) { options_.probeDir = dir; }
+  void setUploadMode(UploadMode mode);
   /// The child's last stderr lines (for the log panel).
   std::vector<std::string> stderrTail() const;
   /// Requests waiting or running.
@@ -100,7 +123,7 @@ private:
   using Clock = std::chrono::steady_clock;
   struct Request {
     uint64_t id;
-    std::string line;
+    std::string bundleDir;
     Clock::time_point sent;
   };
 
@@ -113,6 +136,7 @@ private:
   void flushWrites();
   void reapZombies();
   std::string lastStderrLine() const;
+  void removeProbe();
 
   RunnerOptions options_;
   RunnerState state_ = RunnerState::Stopped;
@@ -135,6 +159,8 @@ private:
   std::deque<Request> queue_;
   std::optional<Request> inFlight_;
   int autoRestarts_ = 0, totalRestarts_ = 0;
+  bool uploading_ = false;
+  std::string probeFile_, probeToken_;
 };
 
 } // namespace stagecraft::app

@@ -43,6 +43,9 @@ struct RunnerReply {
   std::optional<int> registersPerThread;
   std::string referenceName;
   std::string deviceName;
+  std::string bundle;                  // the directory the runner used
+  std::optional<bool> probe;           // a ping's probe: can it read the app's files?
+  std::optional<int> receivedFiles;    // files of an uploaded bundle it wrote
   /// The measured timeline, when the request asked for one and the bundle
   /// has an instrumented kernel; else why not (traceError).
   std::optional<MeasuredTrace> trace;
@@ -52,8 +55,19 @@ struct RunnerReply {
 
 /// {"id": N, "bundle": "/abs/path"} (with "trace": true when `trace`)
 std::string runRequestLine(uint64_t id, const std::string &bundleDir, bool trace = false);
+/// {"id": N, "upload": {"manifest.json": BASE64, ...}}: the bundle itself,
+/// for a runner that cannot read the app's files (docs/runner-protocol.md).
+/// Reads the files the runner needs from `bundleDir` (the instrumented
+/// kernel's too, when there is one); false (with `error`) when they cannot
+/// be read or exceed the runner's limits.
+bool uploadRunRequestLine(uint64_t id, const std::string &bundleDir,
+                          std::string &line, std::string &error, bool trace = false);
 /// {"id": N, "cmd": "ping"}: the runner answers with its device.
 std::string pingRequestLine(uint64_t id);
+/// The same with a probe: the runner also says whether it can read the file
+/// `path` and finds `token` in it.
+std::string pingRequestLine(uint64_t id, const std::string &probePath,
+                            const std::string &token);
 
 /// Parses a result line; false (with `error`) when it is not a JSON object
 /// with a status.

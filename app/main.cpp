@@ -1,6 +1,7 @@
 //===- main.cpp - stagecraft: the desktop app ------------------------------===//
 //
-//   stagecraft [FILE.mlir] [--runner CMD] [--no-runner] [--no-restore]
+//   stagecraft [FILE.mlir] [--runner CMD] [--runner-upload auto|always|never]
+//              [--no-runner] [--no-restore]
 //   stagecraft --screenshot OUT.png [--size WxH] [--schedule S.json]
 //              [--select UNIT] [FILE.mlir]
 //
@@ -40,11 +41,13 @@ struct Args {
   std::string screenshot;
   std::string runner;
   bool runnerGiven = false;
+  std::string runnerUpload;
   bool noRunner = false;
   bool noRestore = false;
   int width = 1720, height = 1040;
   std::string select;
   std::string schedule;
+  std::string lesson;
 };
 
 const char *kUsage =
@@ -53,12 +56,16 @@ const char *kUsage =
     "                      this program or on PATH; env STAGECRAFT_RUNNER)\n"
     "                      (env STAGECRAFT_RUNNER_TIMEOUT: seconds before a run counts\n"
     "                      as hung, default 300)\n"
+    "  --runner-upload M   auto (default): send bundles inside the requests when the\n"
+    "                      runner cannot read this machine's files (ssh to another\n"
+    "                      host); always; never (env STAGECRAFT_RUNNER_UPLOAD)\n"
     "  --no-runner         do not start a runner\n"
     "  --no-restore        do not restore the autosaved session\n"
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
     "  --size WxH          window size (default 1720x1040)\n"
     "  --schedule S.json   apply a schedule to the opened file\n"
-    "  --select UNIT       select an op at start (for screenshots)\n";
+    "  --select UNIT       select an op at start (for screenshots)\n"
+    "  --lesson L          open a lesson: its directory, or its number (Help > Lessons)\n";
 
 bool parseArgs(int argc, char **argv, Args &a) {
   for (int i = 1; i < argc; ++i) {
@@ -79,6 +86,8 @@ bool parseArgs(int argc, char **argv, Args &a) {
     } else if (s == "--runner") {
       if (!value(a.runner)) return false;
       a.runnerGiven = true;
+    } else if (s == "--runner-upload") {
+      if (!value(a.runnerUpload)) return false;
     } else if (s == "--no-runner") {
       a.noRunner = true;
     } else if (s == "--no-restore") {
@@ -87,6 +96,8 @@ bool parseArgs(int argc, char **argv, Args &a) {
       if (!value(a.select)) return false;
     } else if (s == "--schedule") {
       if (!value(a.schedule)) return false;
+    } else if (s == "--lesson") {
+      if (!value(a.lesson)) return false;
     } else if (s == "--size") {
       std::string v;
       if (!value(v)) return false;
@@ -104,6 +115,14 @@ bool parseArgs(int argc, char **argv, Args &a) {
       std::fprintf(stderr, "stagecraft: one file at a time\n%s", kUsage);
       return false;
     }
+  }
+  if (const char *env = std::getenv("STAGECRAFT_RUNNER_UPLOAD"); a.runnerUpload.empty() && env && *env)
+    a.runnerUpload = env;
+  UploadMode mode;
+  if (!a.runnerUpload.empty() && !parseUploadMode(a.runnerUpload, mode)) {
+    std::fprintf(stderr, "stagecraft: --runner-upload (or STAGECRAFT_RUNNER_UPLOAD) takes auto, "
+                         "always or never, not \"%s\"\n%s", a.runnerUpload.c_str(), kUsage);
+    return false;
   }
   return true;
 }
@@ -129,6 +148,25 @@ std::string findExample() {
     std::error_code ec;
     fs::path p = fs::weakly_canonical(dir / name, ec);
     if (!ec && fs::is_regular_file(p, ec))
+      return p.string();
+  }
+  return "";
+}
+
+/// assets/lessons, wherever the app runs from (as findExample).
+std::string findLessons() {
+  fs::path exe = executableDir();
+  std::vector<fs::path> candidates = {
+      exe / "../share/stagecraft/assets/lessons", exe / "../assets/lessons",
+      exe / "../../assets/lessons",
+#ifdef STAGECRAFT_SOURCE_DIR
+      fs::path(STAGECRAFT_SOURCE_DIR) / "assets/lessons",
+#endif
+      fs::current_path() / "assets/lessons"};
+  for (const fs::path &dir : candidates) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(dir, ec);
+    if (!ec && fs::is_directory(p, ec))
       return p.string();
   }
   return "";
@@ -215,6 +253,8 @@ int main(int argc, char **argv) {
     else
       config.runnerCommand = defaultRunnerCommand();
   }
+  if (!args.runnerUpload.empty())
+    parseUploadMode(args.runnerUpload, config.runnerOptions.upload); // checked in parseArgs
   if (const char *t = std::getenv("STAGECRAFT_RUNNER_TIMEOUT"); t && std::atof(t) > 0)
     config.runnerOptions.requestTimeoutSeconds = std::atof(t);
   // Screenshots are for docs and tests: no autosave, no restore.
@@ -225,10 +265,25 @@ int main(int argc, char **argv) {
 
   MainWindowUi ui;
   ui.examplePath = findExample();
+  ui.lessonsRoot = findLessons();
   gUi = &ui;
   glfwSetKeyCallback(window, keyCallback);
   bool opened = false;
-  if (!args.file.empty()) {
+  if (!args.lesson.empty()) {
+    // A number picks the lesson in Help > Lessons order.
+    std::string dir = args.lesson;
+    if (args.lesson.find_first_not_of("0123456789") == std::string::npos) {
+      std::vector<std::string> all = listLessons(ui.lessonsRoot);
+      size_t n = std::stoul(args.lesson);
+      dir = n >= 1 && n <= all.size() ? all[n - 1] : "";
+      if (dir.empty())
+        std::fprintf(stderr, "stagecraft: there is no lesson %s (%zu lessons in %s)\n",
+                     args.lesson.c_str(), all.size(), ui.lessonsRoot.c_str());
+    }
+    opened = !dir.empty() && app->openLesson(dir);
+    if (!opened && !dir.empty())
+      std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
+  } else if (!args.file.empty()) {
     // Restore the autosaved session when it is this file's (its schedule
     // and runs), else open the file as it is.
     SessionFile s;

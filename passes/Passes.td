@@ -97,4 +97,26 @@ def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileLowerReference : Pass<"tile-lower-reference", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels plainly, to check the pipelined kernels against";
+  let description = [{
+    Turns each `tile.kernel` into `<kernel>_reference`, an `llvm.func`
+    kernel computing the same function from the same IR with nothing
+    clever: no pipelining, no warp specialization, no shared memory, no
+    tensor cores, fp32 arithmetic (16-bit values rounded where the IR
+    rounds them). Each block of 256 threads runs whole programs; every
+    tensor value lives in the block's scratch slot in global memory, one
+    element per thread at a time; each op is a loop over its result's
+    elements followed by a block barrier. Parameters: the kernel's, with
+    tensor descriptors as global pointers to row-major tensors, and a
+    trailing scratch pointer (`stagecraft.scratch_per_block` bytes per
+    block). The runner runs it on the pipelined kernel's inputs and
+    compares the outputs (docs/bundle-format.md).
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // STAGECRAFT_PASSES

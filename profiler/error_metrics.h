@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace stagecraft::profiler {
 
@@ -32,6 +33,15 @@ constexpr double kDefaultMaxRelTol = 5e-2;
 struct Tolerance {
   double normRel = kDefaultNormRelTol;
   double maxRel = kDefaultMaxRelTol;
+};
+
+// One output checked against one reference.
+struct OutputCheckResult {
+  std::string tensor;
+  std::string against;  // "ir" (the kernel's IR reference), "cublas", "attention"
+  ErrorSummary errors;
+  Tolerance tolerance;
+  bool passed = false;
 };
 
 double maxRelErr(const ErrorSummary &s);

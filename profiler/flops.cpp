@@ -27,6 +27,7 @@ double referenceFlops(const ReferenceSpec &ref) {
     const auto &a = ref.attention;
     return attentionFlops(a.batch, a.heads, a.seqQ, a.seqKv, a.headDim, a.causal);
   }
+  case ReferenceSpec::Kind::Ir:
   case ReferenceSpec::Kind::None: return 0.0;
   }
   return 0.0;

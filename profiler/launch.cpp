@@ -27,9 +27,11 @@ int attribute(CUfunction f, CUfunction_attribute a, const char *name) {
   return v;
 }
 
+}  // namespace
+
 // Loads PTX through the driver's JIT with an error log, so a PTX the JIT rejects comes back
 // with ptxas's message instead of a bare CUDA_ERROR_INVALID_PTX.
-CUmodule loadPtx(const std::string &ptxText, const std::string &name) {
+CUmodule loadPtxModule(const std::string &ptxText, const std::string &what) {
   std::string ptx = ptxText;  // the JIT wants a NUL-terminated string
   ptx.push_back('\0');
   std::vector<char> log(16384, '\0');
@@ -38,12 +40,10 @@ CUmodule loadPtx(const std::string &ptxText, const std::string &name) {
   CUmodule m = nullptr;
   CUresult r = driver().cuModuleLoadDataEx(&m, ptx.data(), 2, opts, vals);
   if (r != CUDA_SUCCESS)
-    throw CudaError(r, "loading " + name + " through the driver JIT: " + cudaErrorText(r) +
+    throw CudaError(r, "loading " + what + " through the driver JIT: " + cudaErrorText(r) +
                            (log[0] ? ": " + std::string(log.data()) : ""));
   return m;
 }
-
-}  // namespace
 
 namespace {
 
@@ -70,7 +70,7 @@ CUmodule loadModule(const std::string &dir, const std::string &stem, std::vector
     }
   }
   *source = "ptx";
-  return loadPtx(ptx, stem + ".ptx");
+  return loadPtxModule(ptx, stem + ".ptx");
 }
 
 }  // namespace

@@ -23,6 +23,10 @@ struct FunctionInfo {
   std::string moduleSource;  // "cubin" or "ptx"
 };
 
+// Loads a PTX module through the driver's JIT; a PTX the JIT rejects throws with ptxas's log.
+// `what` names it in errors ("kernel.ptx").
+CUmodule loadPtxModule(const std::string &ptx, const std::string &what);
+
 class LoadedBundle {
 public:
   // Loads kernel.cubin (else kernel.ptx through the driver JIT), finds the kernel and sets its

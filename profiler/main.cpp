@@ -2,12 +2,14 @@
 // (docs/runner-protocol.md).
 //
 //   stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS]
-//   stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS]
+//   stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS] [--dry-run]
 //
 // stdout carries JSON only (one object per line); logs go to stderr.
+#include "bundle_check.h"
 #include "manifest.h"
 #include "protocol.h"
 #include "runner.h"
+#include "upload.h"
 #include "watchdog.h"
 
 #include <cstdio>
@@ -31,11 +33,61 @@ constexpr size_t kMaxRequestLine = 1 << 20;
 
 const char *kUsage =
     "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS] [--trace FILE.json]\n"
-    "       stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS]\n"
+    "       stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS] [--dry-run]\n"
     "Runs a kernel bundle on GPU 0, checks its output and times it; prints JSON on stdout.\n"
     "--serve reads one JSON request per line on stdin and answers one JSON line each.\n"
+    "--dry-run (with --serve) uses no GPU: runs are answered by checking the bundle.\n"
     "--trace runs the bundle's instrumented kernel after timing and writes its events as Chrome\n"
     "trace-event JSON (Perfetto opens it); the overhead is in the result's \"trace\" object.\n";
+
+// Reads one line of at most `limit` bytes; a longer line is consumed to its end and reported
+// with *tooLong (so a huge line costs no memory). False at the end of input.
+bool readBoundedLine(std::istream &in, std::string &line, size_t limit, bool *tooLong) {
+  line.clear();
+  *tooLong = false;
+  std::streambuf *buf = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) return any;
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < limit)
+      line.push_back(char(c));
+    else
+      *tooLong = true;
+  }
+}
+
+// A ping answered without a GPU (--dry-run).
+Result dryPing(const Request &req) {
+  Result r;
+  r.id = req.id;
+  r.status = Status::Ok;
+  r.warnings.push_back("dry run: this runner checks bundles and launches nothing");
+  return r;
+}
+
+// "check", and "run" under --dry-run: the bundle (a path or an upload) checked without a GPU.
+Result checkRequest(Request req, bool dryRun) {
+  std::unique_ptr<UploadDir> dir;
+  if (req.hasUpload) {
+    try {
+      dir = UploadDir::create(req.upload);
+    } catch (const std::exception &e) {
+      Result r = checkBundle(req);
+      r.status = Status::Error;
+      r.error = e.what();
+      return r;
+    }
+    req.bundle = dir->path();
+  }
+  Result r = checkBundle(req);
+  if (dir) r.received = dir->files();
+  if (dryRun && req.command == "run")
+    r.warnings.push_back("dry run: the bundle was checked, not launched");
+  return r;  // the upload directory goes here
+}
 
 int exitCodeFor(const Result &r) {
   switch (r.status) {
@@ -63,38 +115,76 @@ bool parseNumberArg(const char *text, double *out) {
   return true;
 }
 
-int serve(const Request &defaults) {
+int serve(const Request &defaults, bool dryRun) {
+  // Bundles uploaded to runners that were killed before they could remove them.
+  if (int n = sweepStaleUploads())
+    std::fprintf(stderr, "stagecraft-run: removed %d upload directories of runners no longer running\n", n);
   std::string setupError;
-  std::unique_ptr<GpuSession> session = GpuSession::open(&setupError);
-  if (!session)
-    std::fprintf(stderr, "stagecraft-run: %s (answering every request with this error)\n", setupError.c_str());
+  std::unique_ptr<GpuSession> session;
+  if (dryRun)
+    std::fprintf(stderr, "stagecraft-run: dry run: checking bundles, launching nothing\n");
   else
+    session = GpuSession::open(&setupError);
+  if (!session && !dryRun)
+    std::fprintf(stderr, "stagecraft-run: %s (answering every request with this error)\n", setupError.c_str());
+  else if (session)
     std::fprintf(stderr, "stagecraft-run: serving on %s\n", session->device().name.c_str());
 
   std::string line;
-  while (std::getline(std::cin, line)) {
+  bool tooLong = false;
+  while (readBoundedLine(std::cin, line, kMaxUploadLineBytes, &tooLong)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    if (!tooLong && line.find_first_not_of(" \t") == std::string::npos) continue;
     stagecraft::json::Value id;
     Request req;
     try {
-      if (line.size() > kMaxRequestLine) throw std::invalid_argument("request line longer than 1 MiB");
+      if (tooLong)
+        throw std::invalid_argument("request line longer than " +
+                                    std::to_string(kMaxUploadLineBytes >> 20) + " MiB");
       req = parseRequest(line, defaults, &id);
+      if (line.size() > kMaxRequestLine && !req.hasUpload)
+        throw std::invalid_argument("request line longer than 1 MiB (only a request with an "
+                                    "\"upload\" may be longer)");
     } catch (const std::exception &e) {
       Request bad = defaults;
       bad.id = id;
       writeStdoutLine(serializeResult(errorResult(bad, std::string("bad request: ") + e.what())));
       continue;
     }
+    line.clear();
+    line.shrink_to_fit();  // an upload's line can be large; its files are in req now
+    if (req.command == "check" || (dryRun && req.command == "run")) {
+      writeStdoutLine(serializeResult(checkRequest(std::move(req), dryRun)));
+      continue;
+    }
+    if (req.command == "ping") {
+      Result r = session ? session->ping(req) : dryRun ? dryPing(req) : errorResult(req, setupError);
+      if (req.hasProbe) r.probe = probeMatches(req.probePath, req.probeToken);
+      writeStdoutLine(serializeResult(r));
+      continue;
+    }
     if (!session) {
       writeStdoutLine(serializeResult(errorResult(req, setupError)));
       continue;
     }
-    if (req.command == "ping") {
-      writeStdoutLine(serializeResult(session->ping(req)));
-      continue;
+    Result r;
+    {
+      // An uploaded bundle lives in a private directory for the length of this block: it is
+      // removed before the answer is written, also before a faulted process exits below.
+      std::unique_ptr<UploadDir> dir;
+      if (req.hasUpload) {
+        try {
+          dir = UploadDir::create(req.upload);
+          req.bundle = dir->path();
+          req.upload.clear();
+        } catch (const std::exception &e) {
+          writeStdoutLine(serializeResult(errorResult(req, e.what())));
+          continue;
+        }
+      }
+      r = session->run(req);
+      if (dir) r.received = dir->files();
     }
-    Result r = session->run(req);
     writeStdoutLine(serializeResult(r));
     if (session->contextDead()) {
       std::fprintf(stderr, "stagecraft-run: the CUDA context is dead after a fault; exiting so the caller restarts the runner\n");
@@ -103,7 +193,7 @@ int serve(const Request &defaults) {
       std::_Exit(kExitFault);
     }
   }
-  return session ? kExitOk : kExitError;
+  return session || dryRun ? kExitOk : kExitError;
 }
 
 int runOnce(const Request &req) {
@@ -135,6 +225,7 @@ int runOnce(const Request &req) {
 int main(int argc, char **argv) {
   Request req;
   bool serveMode = false;
+  bool dryRun = false;
   std::string usageError;
   for (int i = 1; i < argc && usageError.empty(); ++i) {
     std::string a = argv[i];
@@ -154,6 +245,8 @@ int main(int argc, char **argv) {
       return kExitOk;
     } else if (a == "--serve") {
       serveMode = true;
+    } else if (a == "--dry-run") {
+      dryRun = true;
     } else if (a == "--warmup") {
       needValue(0, kMaxReps, &v);
       req.warmup = int(v);
@@ -186,11 +279,12 @@ int main(int argc, char **argv) {
   if (usageError.empty() && serveMode && !req.bundle.empty()) usageError = "--serve takes no bundle directory";
   if (usageError.empty() && serveMode && req.trace)
     usageError = "--trace takes one bundle; with --serve, ask for \"trace\": true in a request";
+  if (usageError.empty() && dryRun && !serveMode) usageError = "--dry-run goes with --serve";
   if (usageError.empty() && !serveMode && req.bundle.empty()) usageError = "no bundle directory given";
   if (!usageError.empty()) {
     std::fprintf(stderr, "stagecraft-run: %s\n%s", usageError.c_str(), kUsage);
     writeStdoutLine(serializeResult(errorResult(req, "usage: " + usageError)));
     return kExitError;
   }
-  return serveMode ? serve(req) : runOnce(req);
+  return serveMode ? serve(req, dryRun) : runOnce(req);
 }

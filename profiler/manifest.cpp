@@ -3,6 +3,7 @@
 #include "flops.h"
 #include "tensormap.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -278,11 +279,56 @@ void checkOperand(const Obj &o, const std::string &key, const std::string &name,
                            (role == TensorRole::Input ? "input" : "output") + "\"");
 }
 
-ReferenceSpec parseReference(const Obj &top, Manifest &m) {
-  Obj o(top.get("reference"), "reference");
+bool plainFileName(const std::string &name) {
+  if (name.empty() || name == "." || name == "..") return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return false;
+  return true;
+}
+
+IrReference parseIrReference(const Obj &o, Manifest &m) {
+  IrReference r;
+  r.module = o.str("module");
+  if (!plainFileName(r.module))
+    fail(o.field("module"), "must name a file of the bundle (letters, digits, '.', '_', '-'), got \"" +
+                                r.module + "\"");
+  r.kernel = o.str("kernel");
+  if (r.kernel.empty()) fail(o.field("kernel"), "must not be empty");
+  r.grid = dims3(o, "grid");
+  r.block = dims3(o, "block");
+  if (r.block[0] * r.block[1] * r.block[2] > 1024) fail(o.field("block"), "more than 1024 threads per block");
+  r.scratchBytesPerBlock = o.integer("scratch_bytes_per_block", 0, int64_t(1) << 34);
+  const json::Value &outs = o.array("outputs");
+  if (outs.items().empty()) fail(o.field("outputs"), "must list at least one output");
+  for (size_t i = 0; i < outs.items().size(); ++i) {
+    Obj out(outs.items()[i], o.field("outputs") + "[" + std::to_string(i) + "]");
+    OutputCheck c;
+    c.tensor = out.str("tensor");
+    const TensorSpec *t = m.findTensor(c.tensor);
+    if (!t) fail(out.field("tensor"), "unknown tensor \"" + c.tensor + "\"");
+    if (t->role != TensorRole::Output)
+      fail(out.field("tensor"), "tensor \"" + c.tensor + "\" must have role \"output\"");
+    if (!dtypeIsFloat(t->dtype))
+      fail(out.field("tensor"), "tensor \"" + c.tensor + "\" must be bf16, f16 or f32");
+    c.normRelTol = out.number("norm_rel_tol");
+    c.maxRelTol = out.number("max_rel_tol");
+    for (double v : {c.normRelTol, c.maxRelTol})
+      if (!(v > 0.0 && v < 1.0)) fail(out.path(), "tolerances must be in (0, 1)");
+    if (out.has("basis")) c.basis = out.str("basis");
+    out.reportUnused(m.warnings);
+    r.outputs.push_back(c);
+  }
+  return r;
+}
+
+ReferenceSpec parseReference(const Obj &top, Manifest &m, const std::string &key = "reference") {
+  Obj o(top.get(key), key);
   ReferenceSpec r;
   std::string kind = o.str("kind");
-  if (kind == "none") {
+  if (kind == "ir" && key == "reference") {
+    r.kind = ReferenceSpec::Kind::Ir;
+    r.ir = parseIrReference(o, m);
+  } else if (kind == "none") {
     r.kind = ReferenceSpec::Kind::None;
   } else if (kind == "gemm") {
     r.kind = ReferenceSpec::Kind::Gemm;
@@ -325,13 +371,24 @@ ReferenceSpec parseReference(const Obj &top, Manifest &m) {
     checkOperand(o, "v", a.v, m, {a.batch, a.heads, a.seqKv, a.headDim}, TensorRole::Input);
     checkOperand(o, "o", a.o, m, {a.batch, a.heads, a.seqQ, a.headDim}, TensorRole::Output);
   } else {
-    fail(o.field("kind"), "unknown value \"" + kind + "\" (expected \"gemm\", \"attention\" or \"none\")");
+    fail(o.field("kind"), "unknown value \"" + kind + "\" (expected " +
+                              (key == "reference" ? "\"ir\", " : "") + "\"gemm\", \"attention\" or \"none\")");
   }
   o.reportUnused(m.warnings);
   return r;
 }
 
 }  // namespace
+
+const char *referenceKindName(ReferenceSpec::Kind kind) {
+  switch (kind) {
+  case ReferenceSpec::Kind::Ir: return "ir";
+  case ReferenceSpec::Kind::Gemm: return "gemm";
+  case ReferenceSpec::Kind::Attention: return "attention";
+  case ReferenceSpec::Kind::None: return "none";
+  }
+  return "none";
+}
 
 Manifest parseManifest(const std::string &text) {
   json::Value root;
@@ -384,10 +441,11 @@ Manifest parseManifest(const std::string &text) {
     m.params.push_back(parseParam(params.items()[i], "params[" + std::to_string(i) + "]", m));
 
   m.reference = parseReference(top, m);
+  if (top.has("peer")) m.peer = parseReference(top, m, "peer");
   if (top.has("timeline")) m.timeline = parseTimelineSpec(top.get("timeline"), m.grid, m.warnings);
   top.reportUnused(m.warnings);
 
-  double expected = referenceFlops(m.reference);
+  double expected = referenceFlops(m.peer.kind != ReferenceSpec::Kind::None ? m.peer : m.reference);
   if (expected > 0.0 && std::fabs(m.flops - expected) > 0.01 * expected) {
     std::ostringstream w;
     w << "flops: the manifest says " << m.flops << ", the reference problem counts " << expected

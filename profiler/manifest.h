@@ -88,10 +88,30 @@ struct AttentionReference {
   double smScale = 0.0;
 };
 
+// The bundle's own reference: the same IR lowered plainly (tile-lower-reference), a kernel in
+// `module` taking the main kernel's params with every tensor map replaced by a pointer to its
+// tensor (outputs: the reference's own copies), then a scratch pointer of
+// `scratchBytesPerBlock` per block.
+struct OutputCheck {
+  std::string tensor;
+  double normRelTol = 1e-2, maxRelTol = 5e-2;
+  std::string basis;
+};
+
+struct IrReference {
+  std::string module;  // a file of the bundle, e.g. "reference.ptx"
+  std::string kernel;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::array<int64_t, 3> block{256, 1, 1};
+  int64_t scratchBytesPerBlock = 0;
+  std::vector<OutputCheck> outputs;
+};
+
 struct ReferenceSpec {
-  enum class Kind { None, Gemm, Attention } kind = Kind::None;
+  enum class Kind { None, Gemm, Attention, Ir } kind = Kind::None;
   GemmReference gemm;
   AttentionReference attention;
+  IrReference ir;
 };
 
 struct Manifest {
@@ -108,11 +128,17 @@ struct Manifest {
   ReferenceSpec reference;
   // The instrumented variant of the kernel (optional "timeline" object).
   std::optional<TimelineSpec> timeline;
+  // A second check where the kernel's math is exactly a GEMM or attention (kind Gemm or
+  // Attention; None otherwise); a GEMM peer is also the timed peer (cuBLAS).
+  ReferenceSpec peer;
   // Non-fatal findings (unknown fields, flops that disagree with the reference's arithmetic).
   std::vector<std::string> warnings;
 
   const TensorSpec *findTensor(const std::string &name) const;
 };
+
+// "ir", "gemm", "attention" or "none".
+const char *referenceKindName(ReferenceSpec::Kind kind);
 
 // Parses and validates manifest text. Throws ManifestError("manifest.json: <field>: <why>"),
 // and, for syntax errors, ManifestError("manifest.json: line L, column C: <why>").

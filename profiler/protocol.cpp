@@ -39,12 +39,29 @@ Request parseRequest(const std::string &line, const Request &defaults, json::Val
     if (k == "cmd") {
       if (!f.isString()) throw std::invalid_argument("request field \"cmd\": expected a string");
       r.command = f.asString();
-      if (r.command != "run" && r.command != "ping")
+      if (r.command != "run" && r.command != "ping" && r.command != "check")
         throw std::invalid_argument("request field \"cmd\": unknown command \"" + r.command +
-                                    "\" (expected \"run\" or \"ping\")");
+                                    "\" (expected \"run\", \"check\" or \"ping\")");
     } else if (k == "bundle") {
       if (!f.isString()) throw std::invalid_argument("request field \"bundle\": expected a string");
       r.bundle = f.asString();
+    } else if (k == "upload") {
+      r.upload = decodeUpload(f);
+      r.hasUpload = true;
+    } else if (k == "probe") {
+      const json::Value *path = f.isObject() ? f.find("path") : nullptr;
+      const json::Value *token = f.isObject() ? f.find("token") : nullptr;
+      if (!path || !path->isString() || !token || !token->isString() ||
+          f.members().size() != 2)
+        throw std::invalid_argument("request field \"probe\": expected {\"path\": string, "
+                                    "\"token\": string}");
+      if (token->asString().empty() || token->asString().size() > 128 ||
+          path->asString().empty() || path->asString().size() > 4096)
+        throw std::invalid_argument("request field \"probe\": path of 1..4096 and token of "
+                                    "1..128 characters");
+      r.hasProbe = true;
+      r.probePath = path->asString();
+      r.probeToken = token->asString();
     } else if (k == "warmup") {
       r.warmup = readCount(f, "warmup", 0, kMaxReps);
     } else if (k == "reps") {
@@ -63,8 +80,14 @@ Request parseRequest(const std::string &line, const Request &defaults, json::Val
       throw std::invalid_argument("unknown request field \"" + k + "\"");
     }
   }
-  if (r.command == "run" && r.bundle.empty())
-    throw std::invalid_argument("request field \"bundle\": missing (required)");
+  if (r.command != "ping" && r.bundle.empty() && !r.hasUpload)
+    throw std::invalid_argument("request field \"bundle\": missing (required, or \"upload\")");
+  if (!r.bundle.empty() && r.hasUpload)
+    throw std::invalid_argument("request fields \"bundle\" and \"upload\": give one, not both");
+  if (r.command == "ping" && r.hasUpload)
+    throw std::invalid_argument("request field \"upload\": a ping takes no bundle");
+  if (r.command != "ping" && r.hasProbe)
+    throw std::invalid_argument("request field \"probe\": only a ping takes a probe");
   return r;
 }
 
@@ -156,6 +179,20 @@ Value resultToJson(const Result &r) {
   tol.set("max_rel", Value::number(r.tolMaxRel));
   tol.set("norm_rel", Value::number(r.tolNormRel));
   o.set("tolerance", tol);
+  Value checks = Value::array();
+  for (const OutputCheckResult &c : r.checks) {
+    Value ck = Value::object();
+    ck.set("tensor", Value::string(c.tensor));
+    ck.set("against", Value::string(c.against));
+    ck.set("passed", Value::boolean(c.passed));
+    ck.set("max_rel_err", Value::number(maxRelErr(c.errors)));
+    ck.set("norm_rel_err", Value::number(normRelErr(c.errors)));
+    ck.set("nonfinite_count", Value::number(double(c.errors.nonfinite)));
+    ck.set("max_rel_tol", Value::number(c.tolerance.maxRel));
+    ck.set("norm_rel_tol", Value::number(c.tolerance.normRel));
+    checks.push(ck);
+  }
+  o.set("checks", checks);
   o.set("warmup", Value::integer(r.warmup));
   o.set("reps", Value::integer(r.reps));
   o.set("input_sets", Value::integer(r.inputSets));
@@ -178,6 +215,19 @@ Value resultToJson(const Result &r) {
   Value w = Value::array();
   for (const auto &s : r.warnings) w.push(Value::string(s));
   o.set("warnings", w);
+  o.set("probe", r.probe ? Value::boolean(*r.probe) : Value::null());
+  if (r.received) {
+    Value files = Value::array();
+    for (const auto &f : *r.received) {
+      Value e = Value::object();
+      e.set("name", Value::string(f.first));
+      e.set("bytes", Value::integer(f.second));
+      files.push(e);
+    }
+    o.set("received", files);
+  } else {
+    o.set("received", Value::null());
+  }
   return o;
 }
 

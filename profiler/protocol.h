@@ -4,7 +4,9 @@
 // carries every field (null where it does not apply), so a client can read it without guessing.
 #pragma once
 
+#include "error_metrics.h"
 #include "json.h"
+#include "upload.h"
 
 #include <optional>
 #include <string>
@@ -20,8 +22,14 @@ constexpr int kMaxReps = 100000;
 
 struct Request {
   json::Value id;           // echoed back verbatim (number, string or null)
-  std::string command = "run";  // "run" (default) or "ping"
-  std::string bundle;       // bundle directory (required for "run")
+  std::string command = "run";  // "run" (default), "ping" or "check"
+  std::string bundle;       // bundle directory ("run", "check": this or an upload)
+  // "upload": the bundle's files carried in the request (decoded and checked).
+  bool hasUpload = false;
+  std::vector<UploadedFile> upload;
+  // "probe" (ping): can the runner read this file, and does it hold this token?
+  bool hasProbe = false;
+  std::string probePath, probeToken;
   int warmup = kDefaultWarmup;
   int reps = kDefaultReps;
   bool verify = true;
@@ -90,6 +98,8 @@ struct Result {
   std::optional<double> maxRelErr, normRelErr;
   std::optional<long long> nonfiniteCount;
   double tolMaxRel = 0.0, tolNormRel = 0.0;
+  // Every output checked, against what (the IR reference, then a peer), with its tolerance.
+  std::vector<OutputCheckResult> checks;
   // Timing.
   int warmup = 0, reps = 0, inputSets = 0;
   std::optional<Timing> timing;
@@ -105,6 +115,10 @@ struct Result {
   // {"error": why} when it could not be taken; null when not asked for.
   json::Value trace;
   std::string traceFile;  // where --trace wrote the Chrome trace ("" when it did not)
+  // The answer to a ping's probe; null when there was none.
+  std::optional<bool> probe;
+  // The uploaded files the runner wrote (name, bytes); null when the bundle was a path.
+  std::optional<std::vector<std::pair<std::string, int64_t>>> received;
 };
 
 json::Value resultToJson(const Result &r);

@@ -3,6 +3,7 @@
 #include "attention_reference.h"
 #include "cuda_driver.h"
 #include "error_metrics.h"
+#include "ir_reference.h"
 #include "flops.h"
 #include "launch.h"
 #include "manifest.h"
@@ -181,9 +182,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   r.flops = m.flops;
   r.problem = m.problem;
   r.warnings = m.warnings;
-  r.referenceKind = m.reference.kind == ReferenceSpec::Kind::Gemm        ? "gemm"
-                    : m.reference.kind == ReferenceSpec::Kind::Attention ? "attention"
-                                                                         : "none";
+  r.referenceKind = referenceKindName(m.reference.kind);
 
   LoadedBundle bundle(m, request.bundle, cuDevice_, &r.warnings);
   const FunctionInfo &fi = bundle.functionInfo();
@@ -207,20 +206,55 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   const bool check = request.verify && m.reference.kind != ReferenceSpec::Kind::None;
   if (check) {
     StreamWait wait = [this](CUstream s, const char *what) { waitStream(s, what); };
-    if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
-    ErrorSummary e = m.reference.kind == ReferenceSpec::Kind::Gemm
-                         ? verifyGemm(m.reference.gemm, m, bundle, *cublas_, *kernels_, stream_, wait)
-                         : verifyAttention(m.reference.attention, m, bundle, *cublas_, *kernels_, stream_, wait);
-    r.maxRelErr = maxRelErr(e);
-    r.normRelErr = normRelErr(e);
-    r.nonfiniteCount = (long long)e.nonfinite;
-    r.verified = passes(e, Tolerance{});
-    if (!r.verified) {
+    // A peer-style check (cuBLAS, the fp32 attention) of one output.
+    auto peerCheck = [&](const ReferenceSpec &spec) {
+      if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
+      OutputCheckResult c;
+      bool gemm = spec.kind == ReferenceSpec::Kind::Gemm;
+      c.tensor = gemm ? spec.gemm.c : spec.attention.o;
+      c.against = gemm ? "cublas" : "attention";
+      c.errors = gemm ? verifyGemm(spec.gemm, m, bundle, *cublas_, *kernels_, stream_, wait)
+                      : verifyAttention(spec.attention, m, bundle, *cublas_, *kernels_, stream_, wait);
+      c.tolerance = Tolerance{};
+      c.passed = passes(c.errors, c.tolerance);
+      return c;
+    };
+    // The bundle's own reference first (the IR's, or a peer for older bundles), then the
+    // peer as a second check.
+    if (m.reference.kind == ReferenceSpec::Kind::Ir)
+      r.checks = verifyIrReference(m.reference.ir, m, request.bundle, bundle, *kernels_, stream_, wait);
+    else
+      r.checks.push_back(peerCheck(m.reference));
+    if (m.peer.kind != ReferenceSpec::Kind::None) r.checks.push_back(peerCheck(m.peer));
+    // The summary fields: the worst output of the first check.
+    const OutputCheckResult *worst = nullptr;
+    for (const OutputCheckResult &c : r.checks)
+      if (c.against == r.checks.front().against &&
+          (!worst || normRelErr(c.errors) / c.tolerance.normRel > normRelErr(worst->errors) / worst->tolerance.normRel))
+        worst = &c;
+    r.maxRelErr = maxRelErr(worst->errors);
+    r.normRelErr = normRelErr(worst->errors);
+    r.nonfiniteCount = (long long)worst->errors.nonfinite;
+    r.tolMaxRel = worst->tolerance.maxRel;
+    r.tolNormRel = worst->tolerance.normRel;
+    r.verified = true;
+    const OutputCheckResult *failed = nullptr;
+    for (const OutputCheckResult &c : r.checks)
+      if (!c.passed && !failed) failed = &c;
+    if (failed) {
       // No timing for a wrong kernel: its speed means nothing, and it may be wrong because it
       // reads out of bounds, which timing would only repeat.
+      r.verified = false;
       r.status = Status::VerifyFailed;
-      r.error = e.nonfinite ? std::to_string(e.nonfinite) + " output elements are NaN or infinite (unwritten or overflowed)"
-                            : "output differs from the reference beyond tolerance";
+      std::string what = "output " + failed->tensor + " (against " +
+                         (failed->against == "ir" ? std::string("the kernel's IR reference") : failed->against) + ")";
+      r.error = failed->errors.nonfinite
+                    ? what + ": " + std::to_string(failed->errors.nonfinite) +
+                          " elements are NaN or infinite (unwritten or overflowed)"
+                    : what + " differs beyond tolerance: norm-wise " + std::to_string(normRelErr(failed->errors)) +
+                          " (tolerance " + std::to_string(failed->tolerance.normRel) + "), max " +
+                          std::to_string(maxRelErr(failed->errors)) + " (tolerance " +
+                          std::to_string(failed->tolerance.maxRel) + ")";
       return;
     }
   } else {
@@ -247,8 +281,9 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   r.tflops = tflops(m.flops, r.timing->medianUs);
 
   // cuBLAS on the same GEMM, same method, same rotation, output in the kernel's output type.
-  if (m.reference.kind == ReferenceSpec::Kind::Gemm) {
-    const GemmReference &g = m.reference.gemm;
+  const ReferenceSpec &gemmPeer = m.peer.kind == ReferenceSpec::Kind::Gemm ? m.peer : m.reference;
+  if (gemmPeer.kind == ReferenceSpec::Kind::Gemm) {
+    const GemmReference &g = gemmPeer.gemm;
     const DType cType = m.findTensor(g.c)->dtype;
     if (!cublas_) cublas_ = std::make_unique<CublasGemm>();
     DeviceBuffer c(size_t(g.M * g.N) * dtypeSize(cType), "the cuBLAS timing output");

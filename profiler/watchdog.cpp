@@ -1,5 +1,7 @@
 #include "watchdog.h"
 
+#include "upload.h"
+
 #include <unistd.h>
 
 
@@ -73,6 +75,7 @@ void Watchdog::loop() {
         std::lock_guard<std::mutex> out(g_stdoutMutex);
         writeAll(STDOUT_FILENO, line_ + "\n");
       }
+      removeLiveUploads();  // a bundle uploaded for this request
       ::_exit(kExitTimeout);
     }
   }

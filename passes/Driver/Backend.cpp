@@ -44,7 +44,7 @@ static void initNVPTX() {
   });
 }
 
-LogicalResult stagecraft::emitPtx(ModuleOp module, CompileResult &result) {
+LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::string &ptxOut) {
   initNVPTX();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -84,7 +84,7 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, CompileResult &result) {
     mpm.run(*llvmModule, mam);
   }
   {
-    llvm::raw_string_ostream os(result.llvmIR);
+    llvm::raw_string_ostream os(llvmIR);
     llvmModule->print(os, nullptr);
   }
   llvm::SmallString<0> ptx;
@@ -94,7 +94,7 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, CompileResult &result) {
                                    llvm::CodeGenFileType::AssemblyFile))
     return module.emitError("NVPTX cannot emit PTX");
   codegen.run(*llvmModule);
-  result.ptx = ptx.str().str();
+  ptxOut = ptx.str().str();
   return success();
 }
 

@@ -2,6 +2,7 @@
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Manifest.h"
 #include "passes/Driver/Pipeline.h"
+#include "passes/Driver/Signature.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
@@ -57,6 +58,35 @@ std::string printModule(ModuleOp module) {
 
 bool cancelled(const CompileOptions &o) {
   return o.cancel && o.cancel->load(std::memory_order_relaxed);
+}
+
+/// The reference kernel: the scheduled IR lowered plainly, to PTX. Blocks:
+/// enough to fill the GPU, each with its scratch, at most 2 GiB of it.
+LogicalResult lowerReference(ModuleOp module, const KernelManifest &manifest,
+                             CompileResult &result) {
+  PassManager pm(module.getContext());
+  for (const PipelineStep &step : referencePipeline())
+    step.add(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  LLVM::LLVMFuncOp fn;
+  module.walk([&](LLVM::LLVMFuncOp f) {
+    if (f->hasAttr("stagecraft.scratch_per_block"))
+      fn = f;
+  });
+  if (!fn)
+    return module.emitError("the reference lowering produced no kernel");
+  result.referenceKernel = fn.getSymName().str();
+  result.referenceScratchPerBlock =
+      fn->getAttrOfType<IntegerAttr>("stagecraft.scratch_per_block").getInt();
+  fn->removeAttr("stagecraft.scratch_per_block");
+  fn->removeAttr("stagecraft.block");
+  int64_t byMemory = std::max<int64_t>(
+      1, (int64_t(2) << 30) / std::max<int64_t>(1, result.referenceScratchPerBlock));
+  result.referenceBlocks = std::max<int64_t>(
+      1, std::min<int64_t>({manifest.programs, 8 * 132, std::max<int64_t>(132, byMemory)}));
+  std::string llvmIR;
+  return emitPtx(module, llvmIR, result.referencePtx);
 }
 } // namespace
 
@@ -143,10 +173,17 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   FailureOr<KernelManifest> manifest = deriveManifest(*kernel, options.sizes);
   if (failed(manifest))
     return finish(CompileResult::Status::Error);
+  // For export: the interface at any sizes (signature.json).
+  result.signatureJson = describeSignature(*kernel, source, sourceName, report);
 
+  // The reference is lowered from the same scheduled IR, later.
+  OwningOpRef<ModuleOp> referenceModule;
+  if (options.emitReference)
+    referenceModule = module->clone();
+
+  int64_t blockThreads = 128, dynamicSmem = 0;
   // The lowering passes, one at a time: a snapshot after each, and a
   // cancellation check between them.
-  int64_t dynamicSmem = 0;
   auto passesStart = Clock::now();
   for (const PipelineStep &step : codegenPipeline(options, result.kernel)) {
     if (cancelled(options))
@@ -171,19 +208,31 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     }
     auto block = fn->getAttrOfType<IntegerAttr>("stagecraft.block");
     auto smem = fn->getAttrOfType<IntegerAttr>("stagecraft.dynamic_smem");
-    result.manifestJson = manifest->toJson(block ? block.getInt() : 128,
-                                           smem ? smem.getInt() : 0);
+    blockThreads = block ? block.getInt() : 128;
     dynamicSmem = smem ? smem.getInt() : 0;
+    result.manifestJson = manifest->toJson(blockThreads, dynamicSmem, nullptr);
     fn->removeAttr("stagecraft.block");
     fn->removeAttr("stagecraft.dynamic_smem");
   }
 
   t = Clock::now();
-  if (failed(emitPtx(*module, result)))
+  if (failed(emitPtx(*module, result.llvmIR, result.ptx)))
     return finish(CompileResult::Status::Error);
   result.ptxMillis = millisSince(t);
   if (cancelled(options))
     return finish(CompileResult::Status::Cancelled);
+
+  if (referenceModule) {
+    t = Clock::now();
+    if (failed(lowerReference(*referenceModule, *manifest, result)))
+      return finish(CompileResult::Status::Error);
+    ReferenceLaunch launch{result.referenceKernel, result.referenceBlocks, 256,
+                           result.referenceScratchPerBlock};
+    result.manifestJson = manifest->toJson(blockThreads, dynamicSmem, &launch);
+    result.referenceMillis = millisSince(t);
+    if (cancelled(options))
+      return finish(CompileResult::Status::Cancelled);
+  }
 
   if (options.emitCubin) {
     t = Clock::now();
@@ -231,7 +280,11 @@ llvm::Error stagecraft::writeBundle(const CompileResult &result,
   if (auto e = writeFile(in("kernel.ptx"), result.ptx)) return e;
   if (!result.cubin.empty())
     if (auto e = writeFile(in("kernel.cubin"), result.cubin)) return e;
+  if (!result.referencePtx.empty())
+    if (auto e = writeFile(in("reference.ptx"), result.referencePtx)) return e;
   if (auto e = writeFile(in("schedule.json"), result.scheduleJson)) return e;
+  if (!result.signatureJson.empty())
+    if (auto e = writeFile(in("signature.json"), result.signatureJson)) return e;
   if (auto e = writeFile(in("ptxas.txt"), result.ptxas.text)) return e;
   if (!result.llvmIR.empty())
     if (auto e = writeFile(in("kernel.ll"), result.llvmIR)) return e;

@@ -42,6 +42,9 @@ struct CompileOptions {
   bool scheduleOnly = false;
   /// Assemble the PTX with ptxas into a cubin when ptxas can be found.
   bool emitCubin = true;
+  /// Lower the kernel a second time, plainly, into the reference kernel the
+  /// runner checks it against (reference.ptx). Done after the kernel's PTX.
+  bool emitReference = true;
   /// ptxas to use; empty: $PATH, then /usr/local/cuda/bin/ptxas.
   std::string ptxasPath;
   /// Set to true from another thread to cancel.
@@ -89,16 +92,23 @@ struct CompileResult {
   PtxasReport ptxas;
   /// manifest.json of the bundle (docs/bundle-format.md).
   std::string manifestJson;
+  /// The reference kernel (tile-lower-reference) as PTX, and its launch.
+  std::string referencePtx;
+  std::string referenceKernel;
+  int64_t referenceBlocks = 0, referenceScratchPerBlock = 0;
+  /// signature.json: the kernel's interface at any sizes, for export
+  /// (Signature.h); empty when the kernel has none.
+  std::string signatureJson;
 
   double parseMillis = 0, passesMillis = 0, ptxMillis = 0, ptxasMillis = 0,
-         totalMillis = 0;
+         referenceMillis = 0, totalMillis = 0;
 };
 
 CompileResult compile(llvm::StringRef source, llvm::StringRef sourceName,
                       const CompileOptions &options);
 
 /// Writes the bundle directory: manifest.json, kernel.ptx, kernel.cubin (when
-/// there is one), schedule.json, ptxas.txt and ir/NN-pass.mlir. Writes into a
+/// there is one), reference.ptx, schedule.json, ptxas.txt and ir/NN-pass.mlir. Writes into a
 /// temporary directory beside `dir` and renames it into place, so a failure
 /// never leaves a half-written bundle.
 llvm::Error writeBundle(const CompileResult &result, llvm::StringRef dir);

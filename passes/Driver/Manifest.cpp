@@ -1,6 +1,8 @@
 //===- Manifest.cpp - the bundle manifest of a kernel ---------------------===//
 #include "passes/Driver/Manifest.h"
+#include "passes/Driver/Peers.h"
 
+#include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/ScheduleIR.h"
 
@@ -19,13 +21,30 @@ static const char *dtypeName(Type t) {
   return "f32";
 }
 
-/// The tensor-descriptor argument a value was loaded from, or -1.
-static int loadedFrom(Value v) {
-  if (auto load = v.getDefiningOp<LoadOp>())
-    if (auto arg = dyn_cast<BlockArgument>(load.getDesc()))
-      return arg.getArgNumber();
-  return -1;
+namespace {
+/// The names tensors go by: the peers' (A, B, C; Q, K, V, O) where a peer
+/// applies, else by role in order (in0, in1, ..., out0, ...).
+std::vector<std::string> tensorNames(func::FuncOp kernel, const std::vector<bool> &stored,
+                                     const std::optional<GemmPeer> &gemm,
+                                     const std::optional<AttentionPeer> &attention) {
+  std::vector<std::string> names(kernel.getNumArguments());
+  if (gemm) {
+    names[gemm->a] = "A";
+    names[gemm->b] = "B";
+    names[gemm->c] = "C";
+  } else if (attention) {
+    names[attention->q] = "Q";
+    names[attention->k] = "K";
+    names[attention->v] = "V";
+    names[attention->o] = "O";
+  }
+  int in = 0, out = 0;
+  for (unsigned i = 0; i < names.size(); ++i)
+    if (names[i].empty() && isa<DescType>(kernel.getArgumentTypes()[i]))
+      names[i] = stored[i] ? llvm::formatv("out{0}", out++).str() : llvm::formatv("in{0}", in++).str();
+  return names;
 }
+} // namespace
 
 FailureOr<KernelManifest>
 stagecraft::deriveManifest(func::FuncOp kernel,
@@ -58,95 +77,91 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   for (int64_t g : m.grid)
     if (g < 1 || g > 0x7fffffff)
       return kernel.emitError("grid dimension ") << g << " is out of range at these sizes";
+  m.programs = m.grid[0] * m.grid[1] * m.grid[2];
 
-  // Roles of the descriptors, from how the kernel uses them.
-  SmallVector<DotOp> dots;
-  kernel.walk([&](DotOp d) { dots.push_back(d); });
-  std::vector<std::string> names(kernel.getNumArguments());
   std::vector<bool> stored(kernel.getNumArguments(), false);
-  kernel.walk([&](StoreOp s) {
-    stored[cast<BlockArgument>(s.getDesc()).getArgNumber()] = true;
-  });
-  int out = -1;
-  for (unsigned i = 0; i < stored.size(); ++i)
-    if (stored[i])
-      out = i;
-
-  llvm::json::Object reference;
-  double flops = 0;
+  kernel.walk([&](StoreOp s) { stored[cast<BlockArgument>(s.getDesc()).getArgNumber()] = true; });
   auto shapeOf = [&](unsigned arg) {
     for (unsigned k = 0; k < sig->descArgs.size(); ++k)
       if (sig->descArgs[k] == arg)
         return KernelSignature::evaluate(sig->descShapes[k], sizes);
     return std::vector<int64_t>();
   };
-  if (dots.size() == 1 && out >= 0) {
-    int a = loadedFrom(dots[0].getA()), b = loadedFrom(dots[0].getB());
-    if (a < 0 || b < 0)
-      return dots[0].emitError("manifest: GEMM operands must be loaded from descriptors");
-    names[a] = "A";
-    names[b] = "B";
-    names[out] = "C";
-    auto sa = shapeOf(a), sb = shapeOf(b);
+  auto count = [](const std::vector<int64_t> &s) {
+    int64_t n = 1;
+    for (int64_t d : s)
+      n *= d;
+    return n;
+  };
+
+  // Peers, when the math is exactly theirs and the shapes fit them.
+  std::optional<GemmPeer> gemm = matchGemmPeer(kernel);
+  std::optional<AttentionPeer> attention = matchAttentionPeer(kernel);
+  llvm::json::Object peer;
+  double flops = -1;
+  std::vector<int64_t> attentionShape;
+  if (gemm) {
+    auto sa = shapeOf(gemm->a), sb = shapeOf(gemm->b), sc = shapeOf(gemm->c);
     int64_t M = sa[0], K = sa[1];
-    int64_t N = dots[0].getTransposeB() ? sb[0] : sb[1];
-    flops = 2.0 * M * N * K;
-    reference = llvm::json::Object{{"kind", "gemm"}, {"a", "A"}, {"b", "B"}, {"c", "C"},
-                                   {"M", M}, {"N", N}, {"K", K},
-                                   {"transpose_b", dots[0].getTransposeB()}};
-  } else if (dots.size() == 2 && out >= 0) {
-    int q = loadedFrom(dots[0].getA()), k = loadedFrom(dots[0].getB()),
-        v = loadedFrom(dots[1].getB());
-    if (q < 0 || k < 0 || v < 0)
-      return dots[0].emitError("manifest: attention operands must be loaded from descriptors");
-    names[q] = "Q";
-    names[k] = "K";
-    names[v] = "V";
-    names[out] = "O";
-    auto sq = shapeOf(q);
+    int64_t N = gemm->transposeB ? sb[0] : sb[1];
+    if (sa.size() == 2 && sb.size() == 2 && sc == std::vector<int64_t>{M, N} &&
+        (gemm->transposeB ? sb[1] : sb[0]) == K) {
+      flops = 2.0 * M * N * K;
+      peer = llvm::json::Object{{"kind", "gemm"}, {"a", "A"}, {"b", "B"}, {"c", "C"},
+                                {"M", M}, {"N", N}, {"K", K}, {"transpose_b", gemm->transposeB}};
+    } else {
+      gemm.reset();
+    }
+  }
+  if (attention) {
+    auto sq = shapeOf(attention->q);
     int bi = sig->sizeIndex("B"), hi = sig->sizeIndex("H");
     int64_t batch = bi >= 0 ? sizes[bi] : sq[0], heads = hi >= 0 ? sizes[hi] : 1;
     int64_t seq = sq[sq.size() - 2], dim = sq.back();
-    bool causal = false;
-    double scale = 0;
-    kernel.walk([&](MaskOp mask) { causal |= mask.getCausal(); });
-    kernel.walk([&](arith::MulFOp mul) {
-      for (Value o : mul->getOperands())
-        if (auto c = o.getDefiningOp<arith::ConstantOp>())
-          if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
-            if (dense.isSplat() && dense.getElementType().isF32())
-              scale = dense.getSplatValue<APFloat>().convertToDouble();
-    });
-    if (scale == 0)
-      return kernel.emitError("manifest: no softmax scale constant found");
-    flops = 4.0 * batch * heads * seq * seq * dim * (causal ? 0.5 : 1.0);
-    reference = llvm::json::Object{
-        {"kind", "attention"}, {"q", "Q"}, {"k", "K"}, {"v", "V"}, {"o", "O"},
-        {"batch", batch}, {"heads", heads}, {"seq_q", seq}, {"seq_kv", seq},
-        {"head_dim", dim}, {"causal", causal}, {"sm_scale", scale / M_LOG2E}};
-  } else {
-    return kernel.emitError("manifest: the runner checks GEMM (one dot) and "
-                            "attention (two dots) kernels; this one has ")
-           << dots.size() << " dots";
+    attentionShape = {batch, heads, seq, dim};
+    bool fits = count(sq) == count(attentionShape);
+    for (int a : {attention->k, attention->v, attention->o})
+      fits &= shapeOf(a) == sq;
+    if (fits) {
+      flops = 4.0 * batch * heads * seq * seq * dim * (attention->causal ? 0.5 : 1.0);
+      peer = llvm::json::Object{
+          {"kind", "attention"}, {"q", "Q"}, {"k", "K"}, {"v", "V"}, {"o", "O"},
+          {"batch", batch}, {"heads", heads}, {"seq_q", seq}, {"seq_kv", seq},
+          {"head_dim", dim}, {"causal", attention->causal},
+          {"sm_scale", attention->log2Scale / M_LOG2E}};
+    } else {
+      attention.reset();
+      attentionShape.clear();
+    }
+  }
+  // FLOPs: the peer's count where there is one (what its TFLOP/s mean),
+  // else the dot FLOPs every program executes.
+  IndexEvaluator eval(kernel, *sig, sizes, m.grid);
+  if (flops < 0) {
+    std::optional<double> executed = eval.dotFlops();
+    flops = executed ? *executed : 0;
+  }
+  // The pipelined loop's trip count (the longest of the first and the last
+  // program's) for the reductions' length.
+  int64_t trips = 1;
+  if (FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel); succeeded(loop)) {
+    DenseMap<Value, int64_t> env;
+    auto lb = eval.eval(loop->getLowerBound(), env), ub = eval.eval(loop->getUpperBound(), env),
+         step = eval.eval(loop->getStep(), env);
+    if (lb && ub && step && *step > 0)
+      trips = std::max<int64_t>(1, (*ub - *lb + *step - 1) / *step);
   }
 
-  // The attention reference reads [batch, heads, seq, dim] tensors; the
-  // kernel's descriptors may view the same memory as [batch*heads, seq, dim].
-  std::vector<int64_t> attentionShape;
-  if (auto kind = reference.getString("kind"); kind && *kind == "attention")
-    attentionShape = {*reference.getInteger("batch"), *reference.getInteger("heads"),
-                      *reference.getInteger("seq_q"), *reference.getInteger("head_dim")};
-
+  std::vector<std::string> names = tensorNames(kernel, stored, gemm, attention);
   llvm::json::Array tensors, params;
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     Type t = kernel.getArgumentTypes()[i];
     if (auto desc = dyn_cast<DescType>(t)) {
-      if (names[i].empty())
-        names[i] = llvm::formatv("T{0}", i).str();
       auto shape = shapeOf(i);
       llvm::json::Array shapeJson, strides, box;
-      // Loads use 128-byte-swizzled panels (see DescType::getLoadBoxShape);
-      // the store writes the whole tile from an unswizzled staging buffer.
+      // Loads use the panels of DescType::getLoadBoxShape (swizzled for
+      // wgmma); a store writes its whole box from an unswizzled staging
+      // tile.
       SmallVector<int64_t> boxShape =
           stored[i] ? SmallVector<int64_t>(desc.getBoxShape()) : desc.getLoadBoxShape();
       int64_t stride = desc.getElementBytes();
@@ -160,14 +175,10 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         strides.push_back(strideBytes[d]);
         box.push_back(boxShape[d]);
       }
+      // The attention peer reads [batch, heads, seq, dim] tensors; the
+      // descriptors view the same memory as [batch*heads, seq, dim].
       llvm::json::Array tensorShape(shapeJson);
-      int64_t elems = 1, attentionElems = 1;
-      for (int64_t d : shape)
-        elems *= d;
-      for (int64_t d : attentionShape)
-        attentionElems *= d;
-      if (!attentionShape.empty() && attentionElems == elems &&
-          llvm::is_contained({"Q", "K", "V", "O"}, names[i]))
+      if (!attentionShape.empty() && llvm::is_contained({"Q", "K", "V", "O"}, names[i]))
         tensorShape = llvm::json::Array(attentionShape);
       llvm::json::Object tensor{{"name", names[i]},
                                 {"dtype", dtypeName(desc.getElementType())},
@@ -177,18 +188,14 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -1.0},
                                             {"high", 1.0}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
-      int64_t innerBytes = boxShape.back() * desc.getElementBytes();
-      std::string swizzle = stored[i] ? "none"
-                            : innerBytes == 128 ? "128B"
-                            : innerBytes == 64  ? "64B"
-                            : innerBytes == 32  ? "32B"
-                                                : "none";
+      int64_t swizzle = stored[i] ? 0 : desc.getLoadSwizzleBytes();
       params.push_back(llvm::json::Object{
           {"kind", "tensormap"}, {"tensor", names[i]},
           {"dtype", dtypeName(desc.getElementType())},
           {"global_shape", std::move(shapeJson)},
           {"global_strides_bytes", std::move(strides)},
-          {"box", std::move(box)}, {"swizzle", swizzle},
+          {"box", std::move(box)},
+          {"swizzle", swizzle ? llvm::formatv("{0}B", swizzle).str() : std::string("none")},
           {"l2_promotion", "256B"}, {"oob_fill", "zero"}});
     } else {
       int s = -1;
@@ -199,7 +206,21 @@ stagecraft::deriveManifest(func::FuncOp kernel,
                                           {"value", sizes[s]}});
     }
   }
-  llvm::json::Object problem{{"kind", reference["kind"]}};
+  // Each output's tolerance: the loosest of the stores writing it.
+  kernel.walk([&](StoreOp s) {
+    OutputTolerance t = toleranceFor(s, trips);
+    t.tensor = names[cast<BlockArgument>(s.getDesc()).getArgNumber()];
+    for (OutputTolerance &o : m.outputs)
+      if (o.tensor == t.tensor) {
+        o.normRel = std::max(o.normRel, t.normRel);
+        o.maxRel = std::max(o.maxRel, t.maxRel);
+        return;
+      }
+    m.outputs.push_back(t);
+  });
+
+  llvm::json::Object problem{
+      {"kind", gemm ? "gemm" : attention ? "attention" : "kernel"}};
   for (const auto &[name, value] : m.sizes)
     problem[name] = value;
 
@@ -208,16 +229,37 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   os << "  \"flops\": " << llvm::formatv("{0:F0}", flops) << ",\n";
   os << "  \"problem\": " << llvm::json::Value(std::move(problem)) << ",\n";
   os << "  \"tensors\": " << llvm::json::Value(std::move(tensors)) << ",\n";
-  os << "  \"params\": " << llvm::json::Value(std::move(params)) << ",\n";
-  os << "  \"reference\": " << llvm::json::Value(std::move(reference)) << "\n";
+  os << "  \"params\": " << llvm::json::Value(std::move(params));
+  if (!peer.empty())
+    os << ",\n  \"peer\": " << llvm::json::Value(std::move(peer));
   m.body = body;
   return m;
 }
 
-std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem) const {
+std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
+                                   const ReferenceLaunch *ref) const {
+  std::string reference;
+  if (ref) {
+    llvm::json::Array outs;
+    for (const OutputTolerance &o : outputs)
+      outs.push_back(llvm::json::Object{{"tensor", o.tensor},
+                                        {"norm_rel_tol", o.normRel},
+                                        {"max_rel_tol", o.maxRel},
+                                        {"basis", o.basis}});
+    llvm::json::Object r{{"kind", "ir"},
+                         {"module", "reference.ptx"},
+                         {"kernel", ref->kernel},
+                         {"grid", llvm::json::Array{ref->blocks, 1, 1}},
+                         {"block", llvm::json::Array{ref->threads, 1, 1}},
+                         {"scratch_bytes_per_block", ref->scratchPerBlock},
+                         {"outputs", std::move(outs)}};
+    reference = llvm::formatv(",\n  \"reference\": {0}", llvm::json::Value(std::move(r))).str();
+  } else {
+    reference = ",\n  \"reference\": {\"kind\": \"none\"}";
+  }
   return llvm::formatv("{{\n  \"format\": \"stagecraft-bundle\",\n  \"version\": 1,\n"
                        "  \"kernel\": \"{0}\",\n  \"grid\": [{1}, {2}, {3}],\n"
-                       "  \"block\": [{4}, 1, 1],\n  \"dynamic_smem_bytes\": {5},\n{6}}\n",
-                       kernel, grid[0], grid[1], grid[2], blockThreads, smem, body)
+                       "  \"block\": [{4}, 1, 1],\n  \"dynamic_smem_bytes\": {5},\n{6}{7}\n}\n",
+                       kernel, grid[0], grid[1], grid[2], blockThreads, smem, body, reference)
       .str();
 }

@@ -2,8 +2,15 @@
 //
 // What the runner needs to allocate, launch and check a kernel
 // (docs/bundle-format.md), derived from the tile kernel's signature and the
-// problem sizes before lowering, completed with the launch resources the
-// lowering decided (block size, dynamic shared memory).
+// problem sizes before lowering, completed with what the lowerings decided
+// (block size, dynamic shared memory, the reference kernel's scratch).
+//
+// Every kernel is checked against its reference: the same IR lowered plainly
+// (tile-lower-reference), run by the runner on the same inputs, with
+// tolerances derived from the IR (ToleranceFor). When the kernel's math is
+// exactly a GEMM or exactly the attention forward pass, a peer (cuBLAS, the
+// runner's attention reference) is named too: a second check, and cuBLAS as
+// the timed peer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_PASSES_DRIVER_MANIFEST_H
@@ -16,21 +23,44 @@
 
 namespace stagecraft {
 
+/// How closely an output must match its reference (norm-wise and max
+/// relative error, docs/bundle-format.md), and why.
+struct OutputTolerance {
+  std::string tensor;
+  double normRel = 1e-2, maxRel = 5e-2;
+  std::string basis; // e.g. "bf16 values (8 bits); reductions of 8192"
+};
+
+/// The reference kernel's launch, from its lowering.
+struct ReferenceLaunch {
+  std::string kernel;
+  int64_t blocks = 1, threads = 256, scratchPerBlock = 0;
+};
+
 struct KernelManifest {
   std::string kernel;
   std::vector<int64_t> grid;
   std::vector<std::pair<std::string, int64_t>> sizes;
-  std::string body; // JSON fields: tensors, params, flops, problem, reference
-  /// The JSON document, given the lowering's block size and shared memory.
-  std::string toJson(int64_t blockThreads, int64_t dynamicSmemBytes) const;
+  std::string body; // JSON fields: flops, problem, tensors, params, peer
+  std::vector<OutputTolerance> outputs;
+  int64_t programs = 1;
+  /// The JSON document, given the lowering's block size and shared memory
+  /// and the reference kernel's launch (none: the bundle has no reference).
+  std::string toJson(int64_t blockThreads, int64_t dynamicSmemBytes,
+                     const ReferenceLaunch *reference) const;
 };
 
 /// Derives the manifest of `kernel` at the given sizes (overrides of
-/// `tile.defaults`); emits an error and fails on unknown sizes or kernels
-/// whose reference the runner cannot compute.
+/// `tile.defaults`); emits an error and fails on unknown sizes.
 mlir::FailureOr<KernelManifest>
 deriveManifest(mlir::func::FuncOp kernel,
                const std::vector<std::pair<std::string, int64_t>> &sizes);
+
+/// The tolerance of what `store` writes: from the precision of every value
+/// computed on its way (16-bit roundings, approximate functions) and the
+/// length of the reductions behind it (a dot in a loop of `loopTrips`
+/// iterations reduces K times that).
+OutputTolerance toleranceFor(tile::StoreOp store, int64_t loopTrips);
 
 } // namespace stagecraft
 

@@ -7,32 +7,46 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace stagecraft;
 
+static void addConversions(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  // ceildiv/floordiv and friends of the kernel's index math.
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  // NVVM ops without an intrinsic (mbarrier try_wait loops, ...) become
+  // inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &,
                                                       llvm::StringRef) {
   return {
       {"tile-lower-to-nvvm",
        [](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM()); }},
-      {"convert-scf-to-cf",
-       [](OpPassManager &pm) { pm.addPass(createSCFToControlFlowPass()); }},
-      {"convert-to-llvm",
-       [](OpPassManager &pm) {
-         pm.addPass(createArithToLLVMConversionPass());
-         pm.addPass(createConvertControlFlowToLLVMPass());
-         // NVVM ops without an intrinsic (mbarrier try_wait loops, ...)
-         // become inline PTX.
-         pm.addPass(createConvertNVVMToLLVMPass());
-         pm.addPass(createReconcileUnrealizedCastsPass());
-       }},
+      {"convert-to-llvm", addConversions},
       {"canonicalize",
        [](OpPassManager &pm) {
          pm.addPass(createCanonicalizerPass());
          pm.addPass(createCSEPass());
+       }},
+  };
+}
+
+std::vector<PipelineStep> stagecraft::referencePipeline() {
+  return {
+      {"tile-lower-reference",
+       [](OpPassManager &pm) {
+         pm.addPass(createTileLowerReference());
+         addConversions(pm);
+         pm.addPass(createCanonicalizerPass());
        }},
   };
 }

@@ -27,8 +27,12 @@ std::vector<PipelineStep> codegenPipeline(const CompileOptions &options,
                                           llvm::StringRef kernel);
 
 /// Translates the lowered module to LLVM IR, optimizes it and emits PTX for
-/// sm_90a through LLVM's NVPTX back end; fills result.llvmIR and result.ptx.
-mlir::LogicalResult emitPtx(mlir::ModuleOp module, CompileResult &result);
+/// sm_90a through LLVM's NVPTX back end into `llvmIR` and `ptx`.
+mlir::LogicalResult emitPtx(mlir::ModuleOp module, std::string &llvmIR, std::string &ptx);
+
+/// The reference kernel's lowering: tile-lower-reference, then the same
+/// conversions as the kernel's.
+std::vector<PipelineStep> referencePipeline();
 
 /// Runs ptxas on result.ptx; fills result.cubin and result.ptxas. A missing
 /// ptxas is not an error (the bundle then carries PTX only, which the driver

@@ -190,14 +190,25 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
   if (!user)
     return outside.lookup(v);
   auto [def, back] = p.resolve(v, *user);
-  if (back < 0)
+  if (back < 0) {
+    // A constant in the loop body belongs to no unit: made where it is read.
+    if (!outside.count(v) && v.getDefiningOp<arith::ConstantOp>()) {
+      evalOp(v.getDefiningOp());
+      return local[v];
+    }
     return outside.lookup(v);
+  }
   Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
   // Source iteration 0 reads a loop-carried value as the loop's init. When
   // the unit making it runs in a later kernel iteration than its first, its
   // "iteration -1" ran predicated off and left no init behind: select it.
+  // A dot accumulating into its own iter_arg needs no select: while it is
+  // predicated off it passes its accumulator through, so the carried copy
+  // still holds the init.
   auto arg = dyn_cast<BlockArgument>(v);
-  if (arg && arg.getOwner() == p.loop.getBody() &&
+  auto selfDot = def.getDefiningOp<DotOp>();
+  bool keepsInit = selfDot && selfDot.getAcc() == v;
+  if (arg && arg.getOwner() == p.loop.getBody() && !keepsInit &&
       p.body[p.bodyIndexOf(def.getDefiningOp())].off > 0) {
     Frag init = outside.lookup(p.loop.getInitArgs()[arg.getArgNumber() - 1]);
     Value first = e.cmp(CmpIPredicate::eq, curSrc, e.c32(0));

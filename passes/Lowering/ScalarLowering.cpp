@@ -4,6 +4,8 @@
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/IR/AffineExpr.h"
+
 using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::lowering;
@@ -63,4 +65,23 @@ Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &
   }
   map.map(v, result);
   return result;
+}
+
+Value stagecraft::lowering::lowerAffine(hopper::Emitter &e, AffineExpr expr,
+                                        ArrayRef<Value> symbols) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return e.c32(c.getValue());
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[s.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  Value l = lowerAffine(e, bin.getLHS(), symbols), r = lowerAffine(e, bin.getRHS(), symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: return e.add(l, r);
+  case AffineExprKind::Mul: return e.mul(l, r);
+  // Sizes and shapes are positive: unsigned division is exact here.
+  case AffineExprKind::FloorDiv: return e.divu(l, r);
+  case AffineExprKind::CeilDiv: return e.divu(e.add(l, e.sub(r, e.c32(1))), r);
+  case AffineExprKind::Mod: return e.remu(l, r);
+  default: llvm_unreachable("affine expression kind");
+  }
 }

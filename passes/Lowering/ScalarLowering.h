@@ -31,6 +31,11 @@ struct ScalarSources {
 mlir::Value lowerScalar(hopper::Emitter &e, mlir::Value v, mlir::IRMapping &map,
                         const ScalarSources &sources);
 
+/// An affine expression of the kernel's sizes (`tile.shape`, `tile.grid`)
+/// evaluated on i32 from the sizes' values.
+mlir::Value lowerAffine(hopper::Emitter &e, mlir::AffineExpr expr,
+                        mlir::ArrayRef<mlir::Value> symbols);
+
 } // namespace stagecraft::lowering
 
 #endif // STAGECRAFT_PASSES_LOWERING_SCALARLOWERING_H

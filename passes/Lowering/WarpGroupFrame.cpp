@@ -104,10 +104,12 @@ WarpGroupFrame::WarpGroupFrame(OpBuilder &b, const KernelPlan &plan) : plan(plan
 }
 
 Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
-  if (!src)
-    return lowerScalar(e, v, base, sources);
-  IRMapping map = base; // index math local to this iteration
-  map.map(plan.loop.getInductionVar(), e.add(trip.lb, e.mul(src, trip.step)));
+  // Lowered afresh at each use (memoized within it only): a use may sit in
+  // a region (a predicated unit, one thread's branch) that the next use does
+  // not see. CSE merges the copies that do dominate each other.
+  IRMapping map = base;
+  if (src)
+    map.map(plan.loop.getInductionVar(), e.add(trip.lb, e.mul(src, trip.step)));
   return lowerScalar(e, v, map, sources);
 }
 

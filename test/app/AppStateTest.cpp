@@ -162,4 +162,42 @@ done
   EXPECT_EQ(r->resultText(), "verified, 420.0 TFLOP/s");
 }
 
+TEST(AppState, ExportsTheCurrentVariantWithItsMeasurement) {
+  std::string dir = test::tempDir("appexport");
+  std::string runner = dir + "/runner.sh";
+  std::ofstream(runner) << R"(#!/bin/sh
+while read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+  echo "{\"id\":$id,\"status\":\"ok\",\"verified\":true,\"tflops\":420.0,\"median_us\":2617.5,\"device\":{\"name\":\"Fake H100\"}}"
+done
+)";
+  chmod(runner.c_str(), 0755);
+  AppConfig config = test::testConfig(runner);
+  config.backend = CompileBackend::driver(); // a real bundle: signature.json, kernel.cubin
+  AppState app(config);
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));
+  EXPECT_FALSE(app.exportKernel(dir + "/early"));
+  EXPECT_NE(app.status().text.find("still compiling"), std::string::npos) << app.status().text;
+  ASSERT_TRUE(test::pollUntil(app, [&] {
+    auto runs = app.currentRuns();
+    return !runs.empty() && runs[0]->state == RunState::Done;
+  }, 120));
+  ASSERT_TRUE(app.exportKernel(dir + "/gemm_pkg")) << app.status().text;
+  EXPECT_NE(app.status().text.find("exported variant #1"), std::string::npos);
+  for (const char *f : {"__init__.py", "_runtime.py", "gemm_pkg.h", "gemm_pkg_cubin.h",
+                        "example.cpp", "kernel.cubin", "signature.json"})
+    EXPECT_TRUE(std::ifstream(dir + "/gemm_pkg/" + f).good()) << f;
+  std::ifstream in(dir + "/gemm_pkg/README.md");
+  std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(readme.find("420.0 TFLOP/s (2617.5 us median) on Fake H100"), std::string::npos)
+      << readme;
+  EXPECT_NE(readme.find(app.editor().report().steadyState), std::string::npos);
+  EXPECT_FALSE(app.exportKernel(dir + "/gemm-pkg"));
+  EXPECT_NE(app.status().text.find("must be an identifier"), std::string::npos)
+      << app.status().text;
+  // A schedule that never compiled has nothing to export.
+  ASSERT_TRUE(app.moveUnit("loadA", {-1, 0, ""}).applied);
+  EXPECT_FALSE(app.exportKernel(dir + "/moved"));
+}
+
 } // namespace

@@ -183,4 +183,75 @@ TEST(MainWindow, ShortcutsUndoRedoAndQuit) {
   EXPECT_TRUE(ui.quitRequested);
 }
 
+TEST(LessonDrag, CompletesTheFirstLessonByDraggingInTheMainWindow) {
+  HeadlessImGui imgui;
+  AppState app(test::testConfig()); // no runner: no GPU
+  MainWindowUi ui;
+  ui.lessonsRoot = test::assetPath("lessons");
+  // What Help > Lessons > 1 does.
+  ui.lesson.openRequest = test::assetPath("lessons/01-why-pipeline");
+  auto frame = [&](ImVec2 mouse, bool down) {
+    ImGuiIO &io = ImGui::GetIO();
+    io.MousePos = mouse;
+    io.MouseDown[0] = down;
+    ImGui::NewFrame();
+    drawMainWindow(app, ui);
+    ImGui::Render();
+    app.poll();
+  };
+  frame(ImVec2(0, 0), false);
+  ASSERT_TRUE(app.hasLesson()) << app.status().text;
+  frame(ImVec2(0, 0), false); // the lesson panel is drawn beside the board
+  EXPECT_EQ(ui.lesson.lessons.size(), 6u);
+  EXPECT_FALSE(ui.lesson.complete);
+  EXPECT_EQ(ui.lesson.drawnTitle, "Why pipeline: move the loads ahead");
+
+  // First an illegal drop: MMA before the loads (stage -1) is refused.
+  ImVec2 mma = ui.board.cardCenter("MMA");
+  ASSERT_GT(mma.x, 0);
+  const BoardCell *before = ui.board.findCell(-1, 0);
+  ASSERT_NE(before, nullptr);
+  ImVec2 bad((before->min.x + before->max.x) / 2, (before->min.y + before->max.y) / 2);
+  auto drag = [&](ImVec2 from, ImVec2 to) {
+    frame(from, false);
+    frame(from, true);
+    for (int i = 1; i <= 8; ++i)
+      frame(ImVec2(from.x + (to.x - from.x) * i / 8, from.y + (to.y - from.y) * i / 8), true);
+    frame(to, true);
+    frame(to, false);
+  };
+  drag(mma, bad);
+  EXPECT_NE(ui.board.refusal.find("MMA cannot move"), std::string::npos) << ui.board.refusal;
+  EXPECT_FALSE(app.lessonStatus().complete());
+  EXPECT_TRUE(app.lessonLog().empty());
+  // The explanation stays at the drop point; a click on it puts it away.
+  frame(bad, false);
+  ImGuiWindow *popup = ImGui::FindWindowByName("##refusal");
+  ASSERT_NE(popup, nullptr);
+  ASSERT_TRUE(popup->Active);
+  ImVec2 inside(popup->Pos.x + popup->Size.x / 2, popup->Pos.y + popup->Size.y / 2);
+  frame(inside, false);
+  frame(inside, true);
+  frame(inside, false);
+  frame(inside, false);
+  EXPECT_FALSE(ImGui::FindWindowByName("##refusal")->Active);
+
+  // Then the lesson's move: MMA into a new stage after the loads.
+  const BoardCell *after = ui.board.findCell(1, 0);
+  ASSERT_NE(after, nullptr);
+  EXPECT_TRUE(after->isNew);
+  drag(ui.board.cardCenter("MMA"), ImVec2((after->min.x + after->max.x) / 2,
+                                          (after->min.y + after->max.y) / 2));
+  frame(ImVec2(0, 0), false);
+  EXPECT_TRUE(app.lessonStatus().complete()) << app.status().text << " | " << ui.board.refusal;
+  EXPECT_TRUE(ui.lesson.complete); // as the panel drew it
+  ASSERT_EQ(app.lessonLog().size(), 1u);
+  EXPECT_TRUE(app.lessonLog()[0].reachedGoal);
+  EXPECT_EQ(app.editor().report().steadyState, "loadA(i+1) loadB(i+1) MMA(i)");
+  // "Next lesson" opens lesson 2.
+  ui.lesson.openRequest = ui.lesson.lessons[1];
+  frame(ImVec2(0, 0), false);
+  EXPECT_EQ(app.lesson().id, "02-rings-and-shared-memory");
+}
+
 } // namespace

@@ -44,14 +44,14 @@ std::string requestError(const std::string &line, json::Value *id = nullptr) {
 }
 
 TEST(Request, MalformedRequestsAreExplained) {
-  EXPECT_EQ(requestError(R"({"id": 1})"), "request field \"bundle\": missing (required)");
+  EXPECT_EQ(requestError(R"({"id": 1})"), "request field \"bundle\": missing (required, or \"upload\")");
   EXPECT_EQ(requestError(R"({"bundle": "x", "reps": 0})"), "request field \"reps\": 0 is outside 1..100000");
   EXPECT_EQ(requestError(R"({"bundle": "x", "reps": 2.5})"), "request field \"reps\": expected an integer, got a fractional number");
   EXPECT_EQ(requestError(R"({"bundle": "x", "warmup": "5"})"), "request field \"warmup\": expected an integer, got string");
   EXPECT_EQ(requestError(R"({"bundle": "x", "colour": 1})"), "unknown request field \"colour\"");
   EXPECT_EQ(requestError(R"({"bundle": 5})"), "request field \"bundle\": expected a string");
   EXPECT_EQ(requestError(R"({"bundle": "x", "watchdog_s": 0})"), "request field \"watchdog_s\": expected a positive number");
-  EXPECT_EQ(requestError(R"({"cmd": "reboot"})"), "request field \"cmd\": unknown command \"reboot\" (expected \"run\" or \"ping\")");
+  EXPECT_EQ(requestError(R"({"cmd": "reboot"})"), "request field \"cmd\": unknown command \"reboot\" (expected \"run\", \"check\" or \"ping\")");
   EXPECT_EQ(requestError(R"([1])"), "a request must be a JSON object, got array");
   EXPECT_EQ(requestError(R"({"id": [1], "bundle": "x"})"), "request field \"id\": expected a number or a string");
   EXPECT_EQ(requestError("{\"bundle\": \"x\""), "line 1, column 15: unexpected end of input: expected ',' or '}'");

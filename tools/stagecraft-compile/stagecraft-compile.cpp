@@ -1,20 +1,23 @@
 //===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
 //
 //   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] -o DIR
-//                      [--timeline FILE.json]
+//                      [--export PKG [--measured RESULT.json]] [--timeline FILE.json]
 //
 // Runs the compile driver (the same call the app makes) and writes a kernel
-// bundle (docs/bundle-format.md) and, with --timeline, the predicted timeline
-// as Chrome trace-event JSON (docs/timeline.md). Diagnostics go to stderr
-// with file:line:col; the exit status is non-zero on any error, and no bundle
-// is written then.
+// bundle (docs/bundle-format.md); --export also writes the kernel as a
+// package for a user's project (docs/export.md), --timeline the predicted
+// timeline as Chrome trace-event JSON (docs/timeline.md). Diagnostics go to
+// stderr with file:line:col; the exit status is non-zero on any error, and no
+// bundle or package is written then.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Driver/CompileDriver.h"
+#include "passes/Driver/Export.h"
 
 #include "core/Timeline/TimelineTrace.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,6 +36,12 @@ static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (defaul
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"));
 static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"));
+static cl::opt<std::string> exportDir(
+    "export", cl::desc("Also write the kernel as a Python package + C++ header (docs/export.md)"),
+    cl::value_desc("dir"));
+static cl::opt<std::string> measured(
+    "measured", cl::desc("A stagecraft-run result of this kernel, for the export's README"),
+    cl::value_desc("result.json"));
 static cl::opt<std::string> timelineFile(
     "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
     cl::value_desc("file"));
@@ -70,17 +79,68 @@ int main(int argc, char **argv) {
     options.scheduleSource = schedule;
   }
 
+  std::optional<stagecraft::ExportMeasurement> measurement;
+  if (!measured.empty()) {
+    if (exportDir.empty()) {
+      errs() << "error: --measured goes with --export\n";
+      return 1;
+    }
+    auto text = MemoryBuffer::getFile(measured, /*IsText=*/true);
+    if (!text) {
+      errs() << measured << ":1:1: error: cannot read: " << text.getError().message() << "\n";
+      return 1;
+    }
+    auto m = stagecraft::parseMeasurement((*text)->getBuffer(), measured);
+    if (!m) {
+      errs() << "error: " << toString(m.takeError()) << "\n";
+      return 1;
+    }
+    measurement = *m;
+  }
+  if (!exportDir.empty())
+    if (auto name = stagecraft::exportPackageName(exportDir); !name) {
+      errs() << "error: " << toString(name.takeError()) << "\n";
+      return 1;
+    }
+
   stagecraft::CompileResult result =
       stagecraft::compile((*source)->getBuffer(), input, options);
   for (const std::string &d : result.diagnostics)
     errs() << d << "\n";
   if (!result.ok())
     return 1;
-  if (!output.empty())
-    if (Error e = stagecraft::writeBundle(result, output)) {
-      errs() << "error: " << toString(std::move(e)) << "\n";
+  // --export without -o: the bundle goes to a temporary directory.
+  std::string bundleDir = output;
+  SmallString<128> scratch;
+  if (bundleDir.empty() && !exportDir.empty()) {
+    if (std::error_code ec = sys::fs::createUniqueDirectory("stagecraft-export", scratch)) {
+      errs() << "error: cannot create a temporary directory: " << ec.message() << "\n";
       return 1;
     }
+    bundleDir = (scratch + "/bundle").str();
+  }
+  auto removeScratch = [&] {
+    if (!scratch.empty())
+      sys::fs::remove_directories(scratch);
+  };
+  if (!bundleDir.empty())
+    if (Error e = stagecraft::writeBundle(result, bundleDir)) {
+      errs() << "error: " << toString(std::move(e)) << "\n";
+      removeScratch();
+      return 1;
+    }
+  if (!exportDir.empty()) {
+    stagecraft::ExportOptions eo;
+    eo.bundleDir = bundleDir;
+    eo.outDir = exportDir;
+    eo.measured = measurement;
+    if (Error e = stagecraft::exportPackage(eo)) {
+      errs() << "error: export: " << toString(std::move(e)) << "\n";
+      removeScratch();
+      return 1;
+    }
+  }
+  removeScratch();
   if (!timelineFile.empty()) {
     if (!result.prediction.ok) {
       errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
@@ -108,6 +168,8 @@ int main(int argc, char **argv) {
                       result.ptxasMillis, result.totalMillis);
     if (!output.empty())
       outs() << "bundle: " << output << "\n";
+    if (!exportDir.empty())
+      outs() << "exported: " << exportDir << " (README.md says how to call it)\n";
     if (!timelineFile.empty())
       outs() << "timeline: " << timelineFile << "\n";
   }

@@ -142,7 +142,7 @@ struct GlobalElement {
 GlobalElement globalElement(Emitter &e, ReferenceContext &ctx, GlobalMemory &mem, Value descV,
                             ValueRange coords, ValueRange index) {
   auto desc = cast<DescType>(descV.getType());
-  ArrayRef<int64_t> shape = mem.shape(descV);
+  SmallVector<Value> shape = mem.shape(descV);
   int64_t rank = desc.getRank(), lead = rank - static_cast<int64_t>(index.size());
   Value in = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
   Value linear = e.c64(0);
@@ -151,10 +151,10 @@ GlobalElement globalElement(Emitter &e, ReferenceContext &ctx, GlobalMemory &mem
     if (d >= lead)
       c = e.add(c, index[d - lead]);
     in = e.land(in, e.land(e.cmp(CmpIPredicate::sge, c, e.c32(0)),
-                           e.cmp(CmpIPredicate::slt, c, e.c32(shape[d]))));
+                           e.cmp(CmpIPredicate::slt, c, shape[d])));
     Value c64 = arith::ExtSIOp::create(e.b, e.loc, e.i64(), c);
-    linear = arith::AddIOp::create(e.b, e.loc,
-                                   arith::MulIOp::create(e.b, e.loc, linear, e.c64(shape[d])), c64);
+    Value n64 = arith::ExtSIOp::create(e.b, e.loc, e.i64(), shape[d]);
+    linear = arith::AddIOp::create(e.b, e.loc, arith::MulIOp::create(e.b, e.loc, linear, n64), c64);
   }
   return {in, linear};
 }

@@ -52,8 +52,8 @@ public:
   virtual ~GlobalMemory() = default;
   /// Global pointer (address space 1) of the tensor behind a descriptor.
   virtual mlir::Value pointer(mlir::Value desc) = 0;
-  /// Its global shape, outermost first.
-  virtual llvm::ArrayRef<int64_t> shape(mlir::Value desc) = 0;
+  /// Its global shape (i32), outermost first.
+  virtual llvm::SmallVector<mlir::Value> shape(mlir::Value desc) = 0;
   /// Runs `body` for every index of `shape` (i32 per dimension), spread
   /// over the block's threads.
   virtual void forEachIndex(llvm::ArrayRef<int64_t> shape,

@@ -1,0 +1,196 @@
+//===- Export.cpp - a compiled kernel as a package for a user's project ---===//
+#include "passes/Driver/Export.h"
+#include "passes/Driver/export/Emit.h"
+#include "passes/Driver/export/ExportModel.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
+
+using namespace stagecraft;
+using namespace stagecraft::exporter;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+constexpr const char *kMarker = ".stagecraft-export";
+constexpr uint64_t kMaxBundleFile = 256ull << 20;
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The file's bytes; absent files are not an error here (the model says
+/// which ones it needs).
+llvm::Expected<std::optional<std::string>> readIfThere(const std::string &file) {
+  if (!fs::exists(file))
+    return std::nullopt;
+  uint64_t size = 0;
+  if (std::error_code ec = fs::file_size(file, size))
+    return fail(file + ": " + ec.message());
+  if (size > kMaxBundleFile)
+    return fail(file + ": " + std::to_string(size) + " bytes is too large for a bundle file");
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return fail(file + ": " + buffer.getError().message());
+  return std::optional<std::string>((*buffer)->getBuffer().str());
+}
+
+llvm::Error writeFile(const std::string &file, llvm::StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file, ec, fs::OF_None);
+  if (ec)
+    return fail("cannot write " + file + ": " + ec.message());
+  os << data;
+  os.close();
+  if (os.has_error())
+    return fail("error writing " + file + ": " + os.error().message());
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::string> stagecraft::exportPackageName(llvm::StringRef outDir) {
+  llvm::SmallString<256> dir(outDir);
+  path::remove_dots(dir, /*remove_dot_dot=*/true);
+  while (dir.size() > 1 && path::is_separator(dir.back()))
+    dir.pop_back();
+  std::string name = path::filename(dir).str();
+  if (name.empty() || name == "." || name == "..")
+    return fail("export directory \"" + outDir + "\" has no name to use for the package");
+  if (identifier(name) != name)
+    return fail("export directory \"" + outDir + "\": its name \"" + name +
+                "\" becomes the Python package and C++ namespace, so it must be an "
+                "identifier (letters, digits, '_', not starting with a digit, not a keyword); "
+                "e.g. \"" + identifier(name) + "\"");
+  return name;
+}
+
+llvm::Expected<ExportMeasurement> stagecraft::parseMeasurement(llvm::StringRef text,
+                                                               llvm::StringRef sourceName) {
+  // A file of runner output may hold several lines; the last result counts.
+  llvm::StringRef line = text.trim();
+  size_t nl = line.rfind('\n');
+  if (nl != llvm::StringRef::npos)
+    line = line.drop_front(nl + 1).trim();
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(line);
+  if (!v)
+    return fail(sourceName + ": " + llvm::toString(v.takeError()));
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return fail(sourceName + ": expected a stagecraft-run result (a JSON object)");
+  auto status = o->getString("status");
+  if (!status)
+    return fail(sourceName + ": no \"status\": not a stagecraft-run result");
+  if (*status != "ok")
+    return fail(sourceName + ": the run's status is \"" + *status + "\"" +
+                (o->getString("error") ? " (" + o->getString("error")->str() + ")" : "") +
+                "; only a successful run is a measurement");
+  ExportMeasurement m;
+  if (const llvm::json::Object *d = o->getObject("device"))
+    if (auto n = d->getString("name"))
+      m.device = n->str();
+  m.verified = o->getBoolean("verified").value_or(false);
+  m.tflops = o->getNumber("tflops");
+  m.medianUs = o->getNumber("median_us");
+  m.maxRelErr = o->getNumber("max_rel_err");
+  m.referenceTflops = o->getNumber("reference_tflops");
+  if (auto n = o->getString("reference_name"))
+    m.referenceName = n->str();
+  return m;
+}
+
+llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
+  llvm::Expected<std::string> package = exportPackageName(options.outDir);
+  if (!package)
+    return package.takeError();
+  const std::string &bundle = options.bundleDir;
+  if (!fs::is_directory(bundle))
+    return fail("bundle \"" + bundle + "\" is not a directory");
+
+  std::map<std::string, std::string> files;
+  for (const char *name : {"manifest.json", "signature.json", "schedule.json", "ptxas.txt",
+                           "kernel.cubin", "kernel.ptx"}) {
+    auto text = readIfThere(bundle + "/" + name);
+    if (!text)
+      return text.takeError();
+    if (*text)
+      files[name] = std::move(**text);
+  }
+  if (!files.count("kernel.cubin") || files["kernel.cubin"].empty())
+    return fail(bundle + "/kernel.cubin: missing; export needs the sm_90a cubin (ptxas was "
+                         "not found when the bundle was compiled: compile it again where "
+                         "/usr/local/cuda/bin/ptxas or ptxas on PATH is there)");
+  if (files["kernel.cubin"].compare(0, 4, "\x7f" "ELF") != 0)
+    return fail(bundle + "/kernel.cubin: not an ELF file (a cubin is one)");
+
+  llvm::Expected<Model> model = buildModel(files, bundle, *package);
+  if (!model)
+    return model.takeError();
+  model->measured = options.measured;
+
+  // Refuse to replace anything that is not an earlier export.
+  std::string out = options.outDir;
+  while (out.size() > 1 && path::is_separator(out.back()))
+    out.pop_back();
+  if (fs::exists(out)) {
+    if (!fs::is_directory(out))
+      return fail("export directory \"" + out + "\" exists and is not a directory");
+    if (!fs::exists(out + "/" + kMarker))
+      return fail("export directory \"" + out + "\" exists and is not an earlier export "
+                  "(no " + kMarker + "); choose a new directory");
+    if (!options.overwrite)
+      return fail("export directory \"" + out + "\" exists");
+  }
+  llvm::SmallString<256> parent(out);
+  path::remove_filename(parent);
+  if (!parent.empty())
+    if (std::error_code ec = fs::create_directories(parent))
+      return fail("cannot create " + parent + ": " + ec.message());
+
+  std::string tmp = out + ".partial-" + std::to_string(getpid());
+  fs::remove_directories(tmp);
+  if (std::error_code ec = fs::create_directories(tmp))
+    return fail("cannot create " + tmp + ": " + ec.message());
+  auto cleanup = [&](llvm::Error e) {
+    fs::remove_directories(tmp);
+    return e;
+  };
+  const Model &m = *model;
+  std::vector<std::pair<std::string, std::string>> generated = {
+      {"__init__.py", emitPythonInit(m)},
+      {"_runtime.py", pythonRuntime()},
+      {m.package + ".h", emitCppHeader(m)},
+      {m.package + "_cubin.h", emitCubinHeader(m, files["kernel.cubin"])},
+      {"example.cpp", emitCppExample(m)},
+      {"README.md", emitReadme(m)},
+      {kMarker, "Written by stagecraft-compile --export from " + bundle +
+                    "; the exporter replaces this directory on the next export.\n"}};
+  for (const char *name : {"kernel.cubin", "kernel.ptx", "manifest.json", "signature.json",
+                           "schedule.json", "ptxas.txt"})
+    if (files.count(name))
+      generated.push_back({name, files[name]});
+  for (const auto &[name, text] : generated)
+    if (llvm::Error e = writeFile(tmp + "/" + name, text))
+      return cleanup(std::move(e));
+
+  std::string old = out + ".old-" + std::to_string(getpid());
+  bool hadOld = fs::exists(out);
+  if (hadOld)
+    if (std::error_code ec = fs::rename(out, old))
+      return cleanup(fail("cannot move the earlier export " + out + " aside: " + ec.message()));
+  if (std::error_code ec = fs::rename(tmp, out)) {
+    if (hadOld)
+      fs::rename(old, out);
+    return cleanup(fail("cannot move " + tmp + " to " + out + ": " + ec.message()));
+  }
+  if (hadOld)
+    fs::remove_directories(old);
+  return llvm::Error::success();
+}

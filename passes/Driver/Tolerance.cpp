@@ -1,0 +1,90 @@
+//===- Tolerance.cpp - how closely an output must match its reference -----===//
+//
+// The pipelined kernel and its reference compute the same function from the
+// same inputs; they differ only by rounding: accumulation order (fp32), the
+// moment a value is rounded to 16 bits (the same rounding of slightly
+// different inputs can land one ulp apart), and approximate PTX functions.
+// So the tolerance of an output follows from the values computed on its way
+// (not the inputs, which both read alike):
+//   u   = the largest unit roundoff among them (2^-8 bf16, 2^-11 f16,
+//         2^-24 f32) and the approximations (2^-10 for tanh.approx),
+//   acc = 2^-24 sqrt(L) for the longest reduction L (dot K times trips,
+//         row sums),
+//   norm-wise relative error <= 2.5 u + 4 acc (at least 1e-5),
+//   max relative error       <= 16 u + 16 acc (at least 1e-4).
+// For a bf16 output that is 1.0e-2 and 6.3e-2: a real bug (a missed tile, a
+// wrong index) lands at 1e-1 or worse.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Driver/Manifest.h"
+#include "passes/Lowering/patterns/Patterns.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::tile;
+
+OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
+  llvm::SetVector<Value> slice;
+  SmallVector<Value> work = {store.getValue()};
+  auto push = [&](Value v) {
+    if (isa<RankedTensorType>(v.getType()) && slice.insert(v))
+      work.push_back(v);
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    slice.insert(v);
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+          loop && arg.getArgNumber() > 0) {
+        push(loop.getInitArgs()[arg.getArgNumber() - 1]);
+        push(loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1));
+      }
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      push(loop.getRegionIterArgs()[i]);
+      continue;
+    }
+    for (Value o : def->getOperands())
+      push(o);
+  }
+  double u = std::ldexp(1.0, -24);
+  int64_t longest = 1;
+  std::string roundedBy = "f32";
+  for (Value v : slice) {
+    Operation *def = v.getDefiningOp();
+    if (!def || isa<LoadOp, scf::ForOp>(def))
+      continue; // inputs are read alike by both; loops pass values through
+    Type t = cast<RankedTensorType>(v.getType()).getElementType();
+    if (isa<FloatType>(t)) {
+      double ut = std::ldexp(1.0, -lowering::mantissaBits(t));
+      if (ut > u) {
+        u = ut;
+        llvm::raw_string_ostream(roundedBy = "") << t;
+      }
+    }
+    if (const lowering::TilePattern *p = lowering::findPattern(def))
+      if (int a = p->approximationLog2(def); a && std::ldexp(1.0, a) > u) {
+        u = std::ldexp(1.0, a);
+        roundedBy = def->getName().getStringRef().str() + " (approximate)";
+      }
+    if (auto d = dyn_cast<DotOp>(def))
+      longest = std::max(longest, d.getK() * (d->getParentOfType<scf::ForOp>() ? loopTrips : 1));
+    if (auto r = dyn_cast<ReduceOp>(def))
+      longest = std::max(longest, cast<RankedTensorType>(r.getInput().getType())
+                                      .getDimSize(r.getDim()));
+  }
+  double acc = std::ldexp(1.0, -24) * std::sqrt(static_cast<double>(longest));
+  OutputTolerance t;
+  t.normRel = std::max(2.5 * u + 4 * acc, 1e-5);
+  t.maxRel = std::max(16 * u + 16 * acc, 1e-4);
+  t.basis = llvm::formatv("values rounded to {0}; reductions up to {1}", roundedBy, longest).str();
+  return t;
+}

@@ -1,0 +1,66 @@
+#include "bundle_check.h"
+
+#include "manifest.h"
+
+#include <fstream>
+
+namespace stagecraft::profiler {
+
+namespace {
+
+// Size of a file, or -1 when it cannot be opened; `head` gets its first bytes.
+int64_t fileInfo(const std::string &path, std::string *head) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return -1;
+  int64_t size = int64_t(in.tellg());
+  in.seekg(0);
+  char buf[4] = {};
+  in.read(buf, 4);
+  head->assign(buf, size_t(in.gcount()));
+  return size;
+}
+
+}  // namespace
+
+Result checkBundle(const Request &request) {
+  Result r;
+  r.id = request.id;
+  r.bundle = request.bundle;
+  r.warmup = request.warmup;
+  r.reps = request.reps;
+  try {
+    const Manifest m = loadManifest(request.bundle);
+    r.kernel = m.kernel;
+    r.grid.assign(m.grid.begin(), m.grid.end());
+    r.block.assign(m.block.begin(), m.block.end());
+    if (m.hasCluster) r.cluster.assign(m.cluster.begin(), m.cluster.end());
+    r.dynamicSmemBytes = m.dynamicSmemBytes;
+    r.flops = m.flops;
+    r.problem = m.problem;
+    r.warnings = m.warnings;
+    std::string head;
+    r.referenceKind = referenceKindName(m.reference.kind);
+    if (m.reference.kind == ReferenceSpec::Kind::Ir &&
+        fileInfo(request.bundle + "/" + m.reference.ir.module, &head) <= 0)
+      throw std::runtime_error("bundle " + request.bundle + " has no " + m.reference.ir.module +
+                               " (its reference kernel)");
+    int64_t cubin = fileInfo(request.bundle + "/kernel.cubin", &head);
+    if (cubin > 0) {
+      if (head != std::string("\x7f" "ELF", 4))
+        throw std::runtime_error("bundle " + request.bundle + ": kernel.cubin is not an ELF file");
+      r.moduleSource = "cubin";
+    } else if (fileInfo(request.bundle + "/kernel.ptx", &head) > 0) {
+      r.moduleSource = "ptx";
+    } else {
+      throw std::runtime_error("bundle " + request.bundle + " has neither kernel.cubin nor kernel.ptx");
+    }
+    r.status = Status::Ok;
+  } catch (const std::exception &e) {
+    r.status = Status::Error;
+    r.error = e.what();
+  }
+  r.verified = false;
+  return r;
+}
+
+}  // namespace stagecraft::profiler

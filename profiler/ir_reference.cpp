@@ -1,0 +1,111 @@
+#include "ir_reference.h"
+
+#include "cuda_driver.h"
+#include "device_buffer.h"
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace stagecraft::profiler {
+
+namespace {
+
+std::string readBundleFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path + " (the bundle's reference kernel)");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Owns a module for the scope of one check.
+struct ModuleGuard {
+  CUmodule module = nullptr;
+  ~ModuleGuard() {
+    if (module) driver().cuModuleUnload(module);
+  }
+};
+
+}  // namespace
+
+std::vector<OutputCheckResult> verifyIrReference(const IrReference &ref, const Manifest &m,
+                                                 const std::string &bundleDir, const LoadedBundle &bundle,
+                                                 const RunnerKernels &kernels, CUstream stream,
+                                                 const StreamWait &wait) {
+  ModuleGuard guard;
+  guard.module = loadPtxModule(readBundleFile(bundleDir + "/" + ref.module), ref.module);
+  CUfunction fn = nullptr;
+  CUresult r = driver().cuModuleGetFunction(&fn, guard.module, ref.kernel.c_str());
+  if (r != CUDA_SUCCESS)
+    throw CudaError(r, "reference kernel \"" + ref.kernel + "\" not found in " + ref.module + ": " +
+                           cudaErrorText(r));
+
+  // The reference's own outputs, poisoned like the kernel's, and its scratch.
+  std::map<std::string, std::unique_ptr<DeviceBuffer>> outputs;
+  for (const TensorSpec &t : m.tensors)
+    if (t.role == TensorRole::Output) {
+      auto buf = std::make_unique<DeviceBuffer>(size_t(t.byteSize()), "the reference's " + t.name);
+      CU_CHECK(driver().cuMemsetD8Async(buf->get(), 0xFF, size_t(t.byteSize()), stream));
+      outputs[t.name] = std::move(buf);
+    }
+  int64_t blocks = ref.grid[0] * ref.grid[1] * ref.grid[2];
+  DeviceBuffer scratch(size_t(std::max<int64_t>(16, blocks * ref.scratchBytesPerBlock)),
+                       "the reference kernel's scratch");
+
+  // The kernel's params with each tensor map replaced by its tensor's address, then scratch.
+  std::vector<std::unique_ptr<char[]>> storage;
+  std::vector<void *> params;
+  auto add = [&](const void *p, size_t bytes) {
+    storage.emplace_back(new char[bytes]);
+    std::memcpy(storage.back().get(), p, bytes);
+    params.push_back(storage.back().get());
+  };
+  for (const ParamSpec &p : m.params) {
+    if (p.kind == ParamSpec::Kind::Scalar) {
+      if (p.scalarType == DType::I32) {
+        int32_t v = int32_t(p.intValue);
+        add(&v, sizeof v);
+      } else if (p.scalarType == DType::I64) {
+        int64_t v = p.intValue;
+        add(&v, sizeof v);
+      } else {
+        float v = float(p.floatValue);
+        add(&v, sizeof v);
+      }
+      continue;
+    }
+    auto it = outputs.find(p.tensor);
+    CUdeviceptr ptr = it != outputs.end() ? it->second->get() : bundle.tensor(p.tensor, 0);
+    add(&ptr, sizeof ptr);
+  }
+  CUdeviceptr scratchPtr = scratch.get();
+  add(&scratchPtr, sizeof scratchPtr);
+
+  CU_CHECK(driver().cuLaunchKernel(fn, unsigned(ref.grid[0]), unsigned(ref.grid[1]), unsigned(ref.grid[2]),
+                                   unsigned(ref.block[0]), unsigned(ref.block[1]), unsigned(ref.block[2]), 0,
+                                   stream, params.data(), nullptr));
+  wait(stream, "the reference kernel");
+
+  std::vector<OutputCheckResult> results;
+  for (const OutputCheck &c : ref.outputs) {
+    const TensorSpec *t = m.findTensor(c.tensor);
+    uint64_t count = uint64_t(t->elementCount());
+    DeviceBuffer refF32(count * sizeof(float), "the reference's " + c.tensor + " in fp32");
+    kernels.toF32(outputs.at(c.tensor)->get(), t->dtype, refF32.get(), count, stream);
+    ErrorAccumulator acc(kernels, stream);
+    acc.add(bundle.tensor(c.tensor), t->dtype, refF32.get(), count);
+    OutputCheckResult res;
+    res.tensor = c.tensor;
+    res.against = "ir";
+    res.errors = acc.read(wait);
+    res.tolerance = Tolerance{c.normRelTol, c.maxRelTol};
+    res.passed = passes(res.errors, res.tolerance);
+    results.push_back(res);
+  }
+  return results;
+}
+
+}  // namespace stagecraft::profiler
