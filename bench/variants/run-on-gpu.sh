@@ -16,9 +16,10 @@ for b in "$DEV"/bundles/*/; do
   n=$(basename "$b")
   reps=${REPS:-10}
   case $n in asset-*|baseline-*) reps=${ASSET_REPS:-30};; esac
-  line=$(timeout 300 "$DEV/stagecraft-run" "$b" --reps "$reps" --warmup 3 2>"$OUT_DIR/stderr-$n.txt" | tail -1)
+  line=$(timeout 300 "$DEV/stagecraft-run" "$b" --reps "$reps" --warmup 3 --watchdog 120 2>"$OUT_DIR/.stderr" | tail -1)
   [ -n "$line" ] || line="{\"status\":\"no output\",\"bundle\":\"$b\"}"
   echo "$line" >> "$RESULTS"
-  [ -s "$OUT_DIR/stderr-$n.txt" ] || rm -f "$OUT_DIR/stderr-$n.txt"
+  if [ -s "$OUT_DIR/.stderr" ]; then { echo "== $n"; cat "$OUT_DIR/.stderr"; } >> "$OUT_DIR/stderr.txt"; fi
 done
+rm -f "$OUT_DIR/.stderr"
 python3 "$ROOT/bench/variants/summarize.py" "$RESULTS" | tee "$OUT_DIR/summary.md"

@@ -25,6 +25,11 @@ using arith::CmpIPredicate;
 
 namespace {
 
+/// A dot accumulating into its own iter_arg, which starts at zero: its
+/// first source iteration takes wgmma's scale-d = 0 instead of zeroed
+/// accumulators, so no instruction but a wgmma ever defines them.
+DotOp zeroStartedSelfDot(scf::ForOp loop, Value v);
+
 bool isZeroSplat(Value v) {
   auto c = v.getDefiningOp<arith::ConstantOp>();
   if (!c)
@@ -32,6 +37,19 @@ bool isZeroSplat(Value v) {
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   return dense && dense.isSplat() && isa<FloatType>(dense.getElementType()) &&
          dense.getSplatValue<APFloat>().isPosZero();
+}
+
+DotOp zeroStartedSelfDot(scf::ForOp loop, Value v) {
+  auto dot = v.getDefiningOp<DotOp>();
+  if (!dot)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(dot.getAcc());
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+    return {};
+  unsigned i = arg.getArgNumber() - 1;
+  if (loop.getBody()->getTerminator()->getOperand(i) != v || !isZeroSplat(loop.getInitArgs()[i]))
+    return {};
+  return dot;
 }
 
 class ConsumerEmitter final : public RegisterContext {
@@ -250,6 +268,9 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   if (!ops.a)
     ops.aRegs = lookup(d.getA(), &u);
   ops.zeroAcc = isZeroSplat(d.getAcc());
+  if (zeroStartedSelfDot(p.loop, d.getResult()))
+    ops.firstScaleD = arith::ExtUIOp::create(
+        e.b, e.loc, e.i32(), e.cmp(CmpIPredicate::ne, src, e.c32(0)));
   if (!ops.zeroAcc) {
     Frag acc = lookup(d.getAcc(), &u);
     Layout tile = Layout::tile(d.getN());
@@ -414,7 +435,7 @@ void ConsumerEmitter::run() {
       if (y == v)
         yi = i;
     SmallVector<Value> init = undefStorage(v);
-    if (yi >= 0) {
+    if (yi >= 0 && !zeroStartedSelfDot(p.loop, v)) {
       Frag given = outside.lookup(p.loop.getInitArgs()[yi]);
       Frag exact{l, elemTypeOf(v), {}, false};
       for (int64_t i = 0; i < l.count(geom); ++i)
@@ -438,30 +459,17 @@ void ConsumerEmitter::run() {
     scf::YieldOp::create(e.b, e.loc, carriedYields());
   }
 
-  // The last kernel iteration (none when the loop has no iterations at
-  // all: then the results are the loop's inits). A carried result's newest
-  // copy out of the kernel loop is its init then: passing that rather than
-  // the init itself lets the results share registers with the loop's.
-  DenseMap<Value, unsigned> carriedAt;
-  unsigned at = 0;
-  for (auto &[v, copies] : p.carried) {
-    carriedAt[v] = at;
-    at += copies * storageCount(v);
-  }
-  SmallVector<Value> initFinals;
+  // The last kernel iteration, when the loop has iterations at all (else
+  // its results are its inits: every unit would be predicated off).
   SmallVector<std::pair<Value, Layout>> order;
-  for (auto [i, r] : llvm::enumerate(p.loop.getResults())) {
+  SmallVector<Type> finalTypes;
+  for (Value r : p.loop.getResults()) {
     Layout l = layoutOf(r);
-    Value y = p.loop.getBody()->getTerminator()->getOperand(i);
-    Frag given = carriedAt.count(y)
-                     ? fromStorage(y, kloop.getResults().slice(carriedAt[y], storageCount(y)))
-                     : outside.lookup(p.loop.getInitArgs()[i]);
-    for (int64_t j = 0; j < l.count(geom); ++j)
-      initFinals.push_back(element(given, l, j));
     order.push_back({r, l});
+    finalTypes.append(l.count(geom), carrierType(elemTypeOf(r)));
   }
   ValueRange finals = e.ifElse(
-      e.cmp(CmpIPredicate::sgt, total, e.c32(0)), ValueRange(initFinals).getTypes(),
+      e.cmp(CmpIPredicate::sgt, frame.trip.count, e.c32(0)), finalTypes,
       [&]() -> SmallVector<Value> {
         emitKernelIteration(last, kloop.getResults());
         // Source iteration trip-1 of a unit at stage offset o ran
@@ -478,7 +486,18 @@ void ConsumerEmitter::run() {
         // of a register a wgmma still writes serializes the pipeline).
         return e.wgmmaWaitTie(0, flat);
       },
-      [&]() -> SmallVector<Value> { return e.wgmmaWaitTie(0, initFinals); });
+      [&]() -> SmallVector<Value> {
+        // Nothing may define a register a wgmma of the kernel loop could
+        // still write before every group retired (ptxas would serialize).
+        e.wgmmaWait(0);
+        SmallVector<Value> inits;
+        for (auto [i, rl] : llvm::enumerate(order)) {
+          Frag given = outside.lookup(p.loop.getInitArgs()[i]);
+          for (int64_t j = 0; j < rl.second.count(geom); ++j)
+            inits.push_back(element(given, rl.second, j));
+        }
+        return inits;
+      });
   SmallVector<Value> tied(finals);
   unsigned k = 0;
   for (auto [r, l] : order) {

@@ -209,7 +209,11 @@ def attention(d=128, bn=128, bm=128, wgs=2, dtype="bf16", out=None, mask="none",
             f"%zero_o = arith.constant dense<0.0> : {O}",
             f"%m_init = arith.constant dense<0xFF800000> : {R}",
             f"%l_init = arith.constant dense<0.0> : {R}",
-            f"%ninf = arith.constant dense<0xFF800000> : {S}"]
+            # A mask that can hide every key of a block from a row (a window)
+            # fills a large finite negative: with -inf, a row's first block
+            # would give exp2(-inf - (-inf)) = NaN; its weights are rescaled
+            # to 0 once a real key raises the row max.
+            f"%ninf = arith.constant dense<-1.0e30> : {S}"]
     scale = LOG2E / math.sqrt(d)
     lo, hi = "%c0", "%S"
     if mask in ("causal", "window"):

@@ -27,6 +27,8 @@ struct DotOperands {
   SmemRef b;
   llvm::SmallVector<mlir::Value> acc; // rowBlocks * N/2 f32, unless zeroAcc
   bool zeroAcc = false;
+  /// When set (i32): scale-d of the first k step, 0 to start from zero.
+  mlir::Value firstScaleD;
 };
 
 /// The wgmma instructions of one dot for this thread's warp group (`cwg`,
