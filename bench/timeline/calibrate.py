@@ -4,12 +4,13 @@
   bench/timeline/calibrate.py [--params P.json] [--fit] [--write-params OUT.json]
                               [--table OUT.md] [--estimate-resources]
 
-Reads every verified run in bench/results/ whose kernel is one of the assets (the GEMM
-sweeps, the all-schedules GEMM run, the attention sweeps, the app's drag), rebuilds the
-schedule and the problem sizes each bundle was compiled with (from the scripts that made
-them: bench/gemm/sweep.py, bench/gemm/all_schedules.py, bench/attention/sweep.py,
-bench/app/drag-loadK.sh), predicts each with build/bin/stagecraft-timeline --batch, and
-reports per (device, kernel, size) group:
+Reads every verified run in bench/results/ of a kernel it can rebuild (the GEMM sweeps, the
+all-schedules GEMM run, the attention sweeps, the app's drag, the unified lowering's run of
+the assets and generated variants), rebuilds the IR, schedule and problem sizes each bundle
+was compiled with (from the scripts that made them: bench/gemm/sweep.py,
+bench/gemm/all_schedules.py, bench/attention/sweep.py, bench/app/drag-loadK.sh,
+bench/variants/prepare.sh with test/variants/make_variants.py), predicts each with
+build/bin/stagecraft-timeline --batch, and reports per (results, device, kernel, size) group:
 
   - Spearman's rank correlation of predicted and measured TFLOP/s (ties share ranks);
   - the median of |predicted - measured| / measured TFLOP/s.
@@ -52,6 +53,36 @@ def load_script(path, name):
 gemm_sweep = load_script(os.path.join(ROOT, "bench", "gemm", "sweep.py"), "gemm_sweep")
 all_schedules = load_script(os.path.join(ROOT, "bench", "gemm", "all_schedules.py"), "all_schedules")
 attention_sweep = load_script(os.path.join(ROOT, "bench", "attention", "sweep.py"), "attention_sweep")
+make_variants = os.path.join(ROOT, "test", "variants", "make_variants.py")
+
+# bench/variants/prepare.sh: the assets compiled at their default sizes.
+SCHEDULES_DIR = os.path.join(ROOT, "assets", "schedules")
+VARIANT_ASSETS = {
+    "gemm": ("gemm", None, {"M": 8192, "N": 8192, "K": 8192}),
+    "gemm_128x128": ("gemm_128x128", None, {"M": 8192, "N": 8192, "K": 8192}),
+    "attn_d128": ("attention_fwd_d128", None, {"B": 4, "H": 16, "S": 8192}),
+    "attn_d128_cp_dot1_s3": ("attention_fwd_d128", "attention_cp_dot1_s3.json", {"B": 4, "H": 16, "S": 8192}),
+    "attn_d128_causal_cp_dot1_s3": ("attention_fwd_d128_causal", "attention_cp_dot1_s3.json",
+                                    {"B": 4, "H": 16, "S": 8192}),
+    "attn_d64": ("attention_fwd_d64", None, {"B": 4, "H": 32, "S": 8192}),
+}
+_variants = None
+
+
+def generated_variants():
+    """name -> entry of test/variants/make_variants.py's full set (IR written once)."""
+    global _variants
+    if _variants is None:
+        out = os.path.join(tempfile.gettempdir(), f"stagecraft-calibrate-variants-{os.getpid()}")
+        subprocess.run([sys.executable, make_variants, out, "--set", "all"], check=True,
+                       capture_output=True)
+        _variants = {}
+        for e in json.load(open(os.path.join(out, "variants.json"))):
+            e["file"] = os.path.join(out, e["file"])
+            if e.get("schedule"):
+                e["schedule"] = os.path.join(out, e["schedule"])
+            _variants[e["name"]] = e
+    return _variants
 TOOL = os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
 STALE = {"attention-first-h200-2026-11-21"}
 H200_HBM = 4.8e12
@@ -78,6 +109,9 @@ def collect():
         path = os.path.join(ROOT, "bench", "results", folder)
         if folder.startswith("gemm-") or folder.startswith("attention-"):
             lines = [json.loads(l) for l in open(os.path.join(path, "results.jsonl")) if l.strip()]
+        elif folder.startswith("variants-"):
+            lines = [json.loads(l) for f in sorted(os.listdir(path)) if f.startswith("results")
+                     and f.endswith(".jsonl") for l in open(os.path.join(path, f)) if l.strip()]
         elif folder.startswith("app-drag"):
             lines = [json.loads(l) for l in open(os.path.join(path, "serve.jsonl")) if l.strip()]
         else:
@@ -89,7 +123,25 @@ def collect():
                      "measured_tflops": r["tflops"], "flops": r["flops"],
                      "registers": r.get("registers_per_thread"),
                      "dynamic_smem_bytes": r.get("dynamic_smem_bytes")}
-            if folder.startswith("gemm-all"):
+            if folder.startswith("variants-"):
+                # The unified lowering's runs: the assets and generated variants (the
+                # previous generators' "baseline-" bundles are the old code: left out).
+                base = os.path.basename(r["bundle"].rstrip("/"))
+                if base.startswith("baseline-"):
+                    continue
+                if base.startswith("asset-"):
+                    asset, sched_file, sizes = VARIANT_ASSETS[base[len("asset-"):]]
+                    sched = json.load(open(os.path.join(SCHEDULES_DIR, sched_file))) if sched_file else None
+                    entry.update(asset=asset, variant=base, size="x".join(f"{k}{v}" for k, v in sizes.items()),
+                                 schedule=sched, sizes=sizes)
+                else:
+                    v = generated_variants()[base]
+                    sched = json.load(open(v["schedule"])) if v.get("schedule") else None
+                    stem = base[: -len(v["params"]["schedule"]) - 1] if v.get("params", {}).get("schedule") else base
+                    entry.update(asset=stem, ir=v["file"], variant=base,
+                                 size="x".join(f"{k}{x}" for k, x in v["sizes"].items()),
+                                 schedule=sched, sizes=v["sizes"])
+            elif folder.startswith("gemm-all"):
                 name = r["variant"]
                 entry.update(asset="gemm", variant=name, size=r["size"], schedule=all_sched[name],
                              sizes={"M": 2000, "N": 2304, "K": 1000})
@@ -150,8 +202,10 @@ def predict(rows, params, estimate_resources):
         batch = []
         for i in idx:
             r = rows[i]
-            b = {"id": i, "ir": os.path.join(ROOT, "assets", r["asset"] + ".mlir"),
-                 "schedule": r["schedule"], "sizes": r["sizes"]}
+            b = {"id": i, "ir": r.get("ir") or os.path.join(ROOT, "assets", r["asset"] + ".mlir"),
+                 "sizes": r["sizes"]}
+            if r.get("schedule"):
+                b["schedule"] = r["schedule"]
             if not estimate_resources:
                 if r.get("registers"):
                     b["registers"] = r["registers"]

@@ -54,16 +54,16 @@ struct HopperModel {
   double loadLatencyCycles = 850.6;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 66.6;
+  double syncLatencyCycles = 55.2;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.9335;
+  double mathEfficiency = 0.8468;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 1.2201;
+  double tensorMathInterference = 0.7635;
   /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
-  double ctaOverheadCycles = 4650.2;
+  double ctaOverheadCycles = 4507.1;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16;
