@@ -46,6 +46,26 @@ std::string CompileView::firstError() const {
   return "";
 }
 
+std::string AppState::compileErrorOf(const std::string &unit) const {
+  const CompileResult *r = compile_.result();
+  if (!r || r->ok() || !hasIr_)
+    return "";
+  const LoopGraph &g = editor_.graph();
+  int u = g.findUnit(unit);
+  if (u < 0)
+    return "";
+  for (const std::string &d : r->diagnostics) {
+    size_t at = d.find(": error: ");
+    if (at == std::string::npos)
+      continue;
+    std::string loc = d.substr(0, at);
+    for (unsigned op : g.units[u].ops)
+      if (!g.ops[op].location.empty() && g.ops[op].location == loc)
+        return d.substr(at + 9);
+  }
+  return "";
+}
+
 /// The one spelling of a file's path (autosave matches files by it).
 static std::string absolutePath(const std::string &path) {
   if (path.empty())

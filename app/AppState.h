@@ -141,6 +141,9 @@ public:
   // --- Compiles.
   void recompile();
   const CompileView &compileView() const { return compile_; }
+  /// The newest compile's error at an op of `unit` (the lowering refusing an
+  /// op names its file:line:col), without the location; "" when none.
+  std::string compileErrorOf(const std::string &unit) const;
   uint64_t compilesSuperseded() const { return jobs_.supersededCount(); }
 
   // --- Runs.

@@ -111,6 +111,9 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   tile::registerStagecraftDialects(registry);
   registerCodegenDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // A diagnostic names the op and its file:line; the op's dump (a whole loop
+  // for an error at the loop) would bury it.
+  ctx.printOpOnDiagnostic(false);
   DiagnosticCollector collector(ctx, result.diagnostics);
 
   auto t = Clock::now();

@@ -507,7 +507,9 @@ void ConsumerEmitter::run() {
     outside[r] = f;
   }
 
-  // After the loop: register math and the stores.
+  // After the loop: register math and the stores (scalars at no source
+  // iteration).
+  curSrc = Value();
   unsigned storeIndex = 0;
   for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
     if (auto s = dyn_cast<StoreOp>(op)) {

@@ -417,7 +417,7 @@ LogicalResult Placer::inferLayout(Operation *op) {
   std::string why;
   FailureOr<Layout> l = pattern->inferLayout(op, in, p.geom, why);
   if (failed(l))
-    return refuse(op, "'") << op->getName() << "' cannot be lowered: " << why;
+    return refuse(op, "'") << op->getName() << "' " << why;
   // 1-d results take the orientation of their vector (iota, elementwise).
   if (tensorType(result).getRank() == 1 && l->kind != Kind::Splat)
     *l = natural(result);
