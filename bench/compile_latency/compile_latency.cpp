@@ -7,14 +7,20 @@
 //
 //   check        the schedule-only compile (parse, legality, apply)
 //   ptx          the app's compile until its onPtx callback: the kernel's PTX
+//   ptx-cpu      the CPU time of the compiling thread until then: what `ptx`
+//                reads on an idle machine (the path to the PTX is one thread),
+//                less sensitive to other load on a shared machine
 //   app-all      the same compile to its end (reference, IR text; no cubin,
 //                which is ptxas's time and needs the CUDA toolkit)
 //   cli-all      the command-line tool's options (ptxFirst off: the reference
 //                and the IR text overlap the kernel's compile), no cubin
+//   cli-noref    the same without the reference kernel
 //
 // Each figure: W warm-up compiles, then the median, min and max of N. The
-// last columns split the median `ptx` compile: parse + schedule, the
-// lowering passes, LLVM translation, LLVM -O3, NVPTX code generation.
+// last lines split the median `ptx` compile: parse + schedule, the lowering
+// passes, LLVM translation, LLVM -O3, NVPTX code generation. The load
+// average before and after is printed: on a shared machine, compare figures
+// taken side by side only.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Driver/CompileDriver.h"
@@ -25,6 +31,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +61,20 @@ double millisSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+/// CPU time of the calling thread, in milliseconds.
+double threadCpuMillis() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+std::string loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return one + " " + five + " " + fifteen;
+}
+
 struct Kernel {
   std::string path, schedulePath, source, schedule;
 };
@@ -69,13 +91,18 @@ bool readFile(const std::string &path, std::string &out) {
 }
 
 /// One timed compile; false (with the diagnostics printed) when it failed.
+/// `ptx`, `ptxCpu`: wall and thread CPU time until onPtx.
 bool timeOnce(const Kernel &k, CompileOptions options, double &total, double &ptx,
-              CompileResult *keep = nullptr) {
+              double &ptxCpu, CompileResult *keep = nullptr) {
   options.scheduleJson = k.schedule;
   options.scheduleSource = k.schedulePath;
   auto start = Clock::now();
-  ptx = -1;
-  options.onPtx = [&](const CompileResult &) { ptx = millisSince(start); };
+  double cpuStart = threadCpuMillis();
+  ptx = ptxCpu = -1;
+  options.onPtx = [&](const CompileResult &) {
+    ptx = millisSince(start);
+    ptxCpu = threadCpuMillis() - cpuStart;
+  };
   CompileResult r = compile(k.source, k.path, options);
   total = millisSince(start);
   if (!r.ok()) {
@@ -89,7 +116,7 @@ bool timeOnce(const Kernel &k, CompileOptions options, double &total, double &pt
 }
 
 void row(const char *what, const Stats &s) {
-  llvm::outs() << llvm::format("  %-8s median %7.1f ms   min %7.1f   max %7.1f\n", what,
+  llvm::outs() << llvm::format("  %-9s median %7.1f ms   min %7.1f   max %7.1f\n", what,
                                s.median, s.min, s.max);
 }
 
@@ -134,37 +161,48 @@ int main(int argc, char **argv) {
   app.emitCubin = false;
   CompileOptions cli = app; // what stagecraft-compile --no-cubin asks for
   cli.ptxFirst = false;
+  CompileOptions cliNoRef = cli;
+  cliNoRef.emitReference = false;
 
-  llvm::outs() << llvm::format("stagecraft-compile-latency: %d runs after %d warm-up\n", runs,
-                               warmup);
+  llvm::outs() << llvm::format("stagecraft-compile-latency: %d runs after %d warm-up; "
+                               "load average %s\n",
+                               runs, warmup, loadAverage().c_str());
   for (const Kernel &k : kernels) {
     llvm::outs() << k.path << (k.schedulePath.empty() ? "" : " + " + k.schedulePath) << "\n";
-    std::vector<double> checkT, ptxT, appT, cliT;
+    std::vector<double> checkT, ptxT, ptxCpuT, appT, cliT, cliNoRefT;
     std::vector<CompileResult> appResults;
+    // In turn, so that a change in the machine's load touches all alike.
     for (int i = 0; i < warmup + runs; ++i) {
-      double total, ptx;
+      double total, ptx, ptxCpu;
       CompileResult r;
-      if (!timeOnce(k, check, total, ptx))
+      if (!timeOnce(k, check, total, ptx, ptxCpu))
         return 1;
       if (i >= warmup)
         checkT.push_back(total);
-      if (!timeOnce(k, app, total, ptx, &r))
+      if (!timeOnce(k, app, total, ptx, ptxCpu, &r))
         return 1;
       if (i >= warmup) {
         appT.push_back(total);
         ptxT.push_back(ptx);
+        ptxCpuT.push_back(ptxCpu);
         appResults.push_back(std::move(r));
       }
-      if (!timeOnce(k, cli, total, ptx))
+      if (!timeOnce(k, cli, total, ptx, ptxCpu))
         return 1;
       if (i >= warmup)
         cliT.push_back(total);
+      if (!timeOnce(k, cliNoRef, total, ptx, ptxCpu))
+        return 1;
+      if (i >= warmup)
+        cliNoRefT.push_back(total);
     }
     row("check", stats(checkT));
     Stats ptx = stats(ptxT);
     row("ptx", ptx);
+    row("ptx-cpu", stats(ptxCpuT));
     row("app-all", stats(appT));
     row("cli-all", stats(cliT));
+    row("cli-noref", stats(cliNoRefT));
     // The split of the compile whose PTX time is nearest the median.
     const CompileResult *m = &appResults.front();
     for (const CompileResult &r : appResults)
@@ -175,6 +213,11 @@ int main(int argc, char **argv) {
         "-O3 %.1f, NVPTX %.1f; then IR text %.1f, reference %.1f (own thread)\n",
         m->parseMillis + m->checkMillis, m->passesMillis, m->llvmTranslateMillis,
         m->llvmOptimizeMillis, m->nvptxMillis, m->snapshotMillis, m->referenceMillis);
+    llvm::outs() << "  its passes:";
+    for (const PassSnapshot &p : m->passes)
+      llvm::outs() << llvm::format(" %s %.1f", p.name.c_str(), p.millis);
+    llvm::outs() << "\n";
   }
+  llvm::outs() << "load average after: " << loadAverage() << "\n";
   return 0;
 }
