@@ -21,6 +21,8 @@
 #include "app/RunnerClient.h"
 #include "app/ScheduleEditor.h"
 
+#include "core/Timeline/Simulator.h"
+
 #include <chrono>
 #include <map>
 #include <memory>
@@ -126,9 +128,30 @@ public:
   void select(const std::string &unit) { selected_ = unit; }
   uint64_t selectedRun() const { return selectedRun_; }
 
+  // --- Timelines.
+  /// The predicted timeline of the current schedule: re-simulated on every
+  /// edit from the costs read when the file was opened (no IR, no compile),
+  /// then the compile's own once it finished (it knows ptxas's registers).
+  /// ok = false (with the reason) when there is none.
+  const timeline::Prediction &prediction() const;
+  /// Increments whenever prediction() changes.
+  uint64_t predictionVersion() const { return predictionVersion_; }
+  /// The measured timeline of a run, when the runner returned one.
+  const MeasuredTrace *measuredTrace(uint64_t runId) const;
+  /// Why a run has no measured timeline ("" when it has one or did not run).
+  std::string traceNote(uint64_t runId) const;
+  /// The run whose measured timeline the panel shows: the selected run when
+  /// it has one, else the newest run of the current schedule that has one.
+  const RunRecord *tracedRun() const;
+  /// The cost model the predictions use (calibrated defaults).
+  const timeline::HopperModel &model() const { return model_; }
+
   // --- Compiles.
   void recompile();
   const CompileView &compileView() const { return compile_; }
+  /// The newest compile's error at an op of `unit` (the lowering refusing an
+  /// op names its file:line:col), without the location; "" when none.
+  std::string compileErrorOf(const std::string &unit) const;
   uint64_t compilesSuperseded() const { return jobs_.supersededCount(); }
 
   // --- Runs.
@@ -176,6 +199,7 @@ public:
 
 private:
   void afterScheduleChange(const std::string &what);
+  void updatePrediction();
   void applyCompileOutcome(CompileOutcome outcome);
   void recordVariant(const CompileView &view);
   RunRecord *findRunMutable(uint64_t id);
@@ -190,6 +214,14 @@ private:
   std::vector<std::string> recent_;
   std::string selected_;
   uint64_t selectedRun_ = 0;
+
+  timeline::HopperModel model_;
+  timeline::KernelCosts costs_;
+  bool hasCosts_ = false;
+  timeline::Prediction prediction_;
+  uint64_t predictionVersion_ = 0;
+  std::map<uint64_t, MeasuredTrace> traces_;    // by run id
+  std::map<uint64_t, std::string> traceNotes_;  // by run id
 
   CompileJobs jobs_;
   CompileView compile_;

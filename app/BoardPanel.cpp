@@ -317,7 +317,8 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
         dashedRect(dl, mn, mx, unitAccent(u.kind)); // where it came from
       else
         drawCard(dl, mn, mx, g, u, s, app.selectedUnit() == u.name,
-                 unitHasViolation(report, u.name), 1.0f);
+                 unitHasViolation(report, u.name) || !app.compileErrorOf(u.name).empty(),
+                 1.0f);
       ImGui::SetCursorScreenPos(mn);
       ImGui::InvisibleButton(u.name.c_str(), sub(mx, mn));
       if (ImGui::IsItemActivated()) {
@@ -336,6 +337,9 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
           ImGui::TextWrapped("%s", u.summary.c_str());
         if (!u.location.empty())
           ImGui::TextDisabled("%s", u.location.c_str());
+        if (std::string err = app.compileErrorOf(u.name); !err.empty())
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors::bad), "cannot compile: %s",
+                             err.c_str());
         ImGui::TextDisabled("drag to another cell; drop between cards to order");
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();

@@ -204,7 +204,8 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     ring += b.copies * (b.bytesPerCopy + limits.barrierBytesPerCopy);
     r.buffers.push_back(b);
   }
-  int64_t total = g.fixedSmemBytes + std::max(ring, g.epilogueSmemBytes);
+  int64_t total = g.fixedSmemBytes + (g.persistent ? ring + g.epilogueSmemBytes
+                                                    : std::max(ring, g.epilogueSmemBytes));
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {

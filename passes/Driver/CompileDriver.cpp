@@ -9,6 +9,7 @@
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
+#include "core/Timeline/UnitCosts.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -147,6 +148,9 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   tile::registerStagecraftDialects(registry);
   registerCodegenDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // A diagnostic names the op and its file:line; the op's dump (a whole loop
+  // for an error at the loop) would bury it.
+  ctx.printOpOnDiagnostic(false);
   DiagnosticCollector collector(ctx, result.diagnostics);
   // After the context: its copies of the module go first.
   SnapshotPrinter snapshots(options);
@@ -213,6 +217,13 @@ CompileResult stagecraft::compile(llvm::StringRef source,
           ruleName(v.rule) + "): " + v.message);
     return finish(CompileResult::Status::Error);
   }
+  // The predicted timeline needs the unit costs at these sizes (an unknown
+  // size is an error here as in the manifest).
+  FailureOr<timeline::KernelCosts> costs =
+      timeline::extractKernelCosts(*kernel, *graph, options.sizes);
+  if (failed(costs))
+    return finish(CompileResult::Status::Error);
+  result.prediction = timeline::predict(*graph, schedule, report, *costs, timeline::HopperModel());
   auto applyStart = Clock::now();
   if (failed(writeSchedule(*kernel, schedule)))
     return finish(CompileResult::Status::Error);
@@ -349,6 +360,13 @@ CompileResult stagecraft::compile(llvm::StringRef source,
       return finish(CompileResult::Status::Cancelled);
     if (!assembled)
       return finish(CompileResult::Status::Error);
+    if (result.ptxas.ran && result.ptxas.registers > 0) {
+      timeline::SimOptions sim;
+      sim.registersPerThread = result.ptxas.registers;
+      sim.dynamicSmemBytes = dynamicSmem;
+      result.prediction = timeline::predict(*graph, schedule, report, *costs,
+                                            timeline::HopperModel(), sim);
+    }
   }
 
   if (reference) {

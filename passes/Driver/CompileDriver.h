@@ -24,6 +24,8 @@
 #ifndef STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
 #define STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
 
+#include "core/Timeline/Simulator.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -110,6 +112,10 @@ struct CompileResult {
   std::string scheduleJson;
   std::string scheduleSummary;
   std::string steadyState;
+  /// The predicted timeline of the effective schedule (docs/timeline.md): from
+  /// the schedule alone, refined with ptxas's registers and the kernel's shared
+  /// memory when there is a cubin. ok = false (with the reason) if none.
+  timeline::Prediction prediction;
 
   std::string llvmIR;
   std::string ptx;

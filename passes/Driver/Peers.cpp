@@ -95,6 +95,10 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   }
   if (!store || store.getValue() != stored)
     return std::nullopt;
+  // cuBLAS takes bf16 operands to a bf16 or f32 result.
+  Type out = cast<RankedTensorType>(stored.getType()).getElementType();
+  if (!out.isBF16() && !out.isF32())
+    return std::nullopt;
   GemmPeer p;
   p.a = argOf(la.getDesc());
   p.b = argOf(lb.getDesc());

@@ -7,7 +7,6 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -16,8 +15,6 @@ using namespace stagecraft;
 
 static void addConversions(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
-  // ceildiv/floordiv and friends of the kernel's index math.
-  pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   // NVVM ops without an intrinsic (mbarrier try_wait loops, ...) become

@@ -39,6 +39,7 @@ void ReferenceBuild::run() {
   tile::registerStagecraftDialects(registry);
   registerCodegenDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.printOpOnDiagnostic(false); // as the kernel's: file:line, no op dump
   ScopedDiagnosticHandler handler(&ctx, [this](Diagnostic &diag) {
     diagnostics.push_back(formatDiagnostic(diag));
     for (Diagnostic &note : diag.getNotes())

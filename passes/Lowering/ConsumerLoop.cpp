@@ -25,6 +25,11 @@ using arith::CmpIPredicate;
 
 namespace {
 
+/// A dot accumulating into its own iter_arg, which starts at zero: its
+/// first source iteration takes wgmma's scale-d = 0 instead of zeroed
+/// accumulators, so no instruction but a wgmma ever defines them.
+DotOp zeroStartedSelfDot(scf::ForOp loop, Value v);
+
 bool isZeroSplat(Value v) {
   auto c = v.getDefiningOp<arith::ConstantOp>();
   if (!c)
@@ -32,6 +37,19 @@ bool isZeroSplat(Value v) {
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   return dense && dense.isSplat() && isa<FloatType>(dense.getElementType()) &&
          dense.getSplatValue<APFloat>().isPosZero();
+}
+
+DotOp zeroStartedSelfDot(scf::ForOp loop, Value v) {
+  auto dot = v.getDefiningOp<DotOp>();
+  if (!dot)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(dot.getAcc());
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+    return {};
+  unsigned i = arg.getArgNumber() - 1;
+  if (loop.getBody()->getTerminator()->getOperand(i) != v || !isZeroSplat(loop.getInitArgs()[i]))
+    return {};
+  return dot;
 }
 
 class ConsumerEmitter final : public RegisterContext {
@@ -67,6 +85,10 @@ private:
   void emitUnit(BodyUnit &u, Value kit);
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
+  void emitStore(StoreOp s, int64_t &panelsStored);
+  /// One tile: the expanded loop, the peeled iteration, the ops after the
+  /// loop and the stores.
+  void emitTile();
   void emitKernelIteration(Value kit, ValueRange carriedIn);
   SmallVector<Value> carriedYields();
   Layout layoutOf(Value v) const { return p.layouts.lookup(v); }
@@ -76,11 +98,13 @@ private:
   WarpGroupFrame &frame;
   Value ctid, cwg, row0, col0;
   Value curSrc; // source iteration of the unit being emitted (null outside the loop)
+  // The tile being emitted: earlier tiles' iterations (ring indices go on
+  // from them) and its count (the tile rings' index).
+  Value curBase, curTile;
   DenseMap<Value, Frag> outside;           // values before and after the loop
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
   DenseMap<Value, Frag> local;             // within the unit being emitted
-  bool storesStarted = false;
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -174,10 +198,18 @@ Frag ConsumerEmitter::readLoaded(Value v, const BodyUnit *user) {
     local[v] = f;
     return f;
   }
+  if (const Ring *r = p.tileRingOf(v)) {
+    // The tile's own load: waited for at the start of the tile.
+    Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, curTile), &r->tile},
+                          layoutOf(v));
+    local[v] = f;
+    return f;
+  }
   const Ring *r = p.ringOf(v);
   assert(r && user && "a ring tile is read in the loop");
-  frame.waitFull(e, *r, curSrc);
-  Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, curSrc), &r->tile}, layoutOf(v));
+  Value g = e.add(curBase, curSrc);
+  frame.waitFull(e, *r, g);
+  Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, g), &r->tile}, layoutOf(v));
   local[v] = f;
   return f;
 }
@@ -190,14 +222,25 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
   if (!user)
     return outside.lookup(v);
   auto [def, back] = p.resolve(v, *user);
-  if (back < 0)
+  if (back < 0) {
+    // A constant in the loop body belongs to no unit: made where it is read.
+    if (!outside.count(v) && v.getDefiningOp<arith::ConstantOp>()) {
+      evalOp(v.getDefiningOp());
+      return local[v];
+    }
     return outside.lookup(v);
+  }
   Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
   // Source iteration 0 reads a loop-carried value as the loop's init. When
   // the unit making it runs in a later kernel iteration than its first, its
   // "iteration -1" ran predicated off and left no init behind: select it.
+  // A dot accumulating into its own iter_arg needs no select: while it is
+  // predicated off it passes its accumulator through, so the carried copy
+  // still holds the init.
   auto arg = dyn_cast<BlockArgument>(v);
-  if (arg && arg.getOwner() == p.loop.getBody() &&
+  auto selfDot = def.getDefiningOp<DotOp>();
+  bool keepsInit = selfDot && selfDot.getAcc() == v;
+  if (arg && arg.getOwner() == p.loop.getBody() && !keepsInit &&
       p.body[p.bodyIndexOf(def.getDefiningOp())].off > 0) {
     Frag init = outside.lookup(p.loop.getInitArgs()[arg.getArgNumber() - 1]);
     Value first = e.cmp(CmpIPredicate::eq, curSrc, e.c32(0));
@@ -222,23 +265,29 @@ void ConsumerEmitter::evalOp(Operation *op) {
 void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   DotOp d = u.dot;
   DotOperands ops;
+  Value g = e.add(curBase, src);
   auto smem = [&](Value v) -> SmemRef {
     if (const Resident *r = p.residentOf(v))
       return SmemRef{e.c32(r->offset), &r->tile};
+    if (const Ring *r = p.tileRingOf(v))
+      return SmemRef{frame.slotOffset(e, *r, curTile), &r->tile};
     if (const Ring *r = p.ringOf(v))
-      return SmemRef{frame.slotOffset(e, *r, src), &r->tile};
+      return SmemRef{frame.slotOffset(e, *r, g), &r->tile};
     return SmemRef{};
   };
   const Ring *ra = p.ringOf(d.getA()), *rb = p.ringOf(d.getB());
   if (rb)
-    frame.waitFull(e, *rb, src);
+    frame.waitFull(e, *rb, g);
   if (ra && ra != rb)
-    frame.waitFull(e, *ra, src);
+    frame.waitFull(e, *ra, g);
   ops.a = smem(d.getA());
   ops.b = smem(d.getB());
   if (!ops.a)
     ops.aRegs = lookup(d.getA(), &u);
   ops.zeroAcc = isZeroSplat(d.getAcc());
+  if (zeroStartedSelfDot(p.loop, d.getResult()))
+    ops.firstScaleD = arith::ExtUIOp::create(
+        e.b, e.loc, e.i32(), e.cmp(CmpIPredicate::ne, src, e.c32(0)));
   if (!ops.zeroAcc) {
     Frag acc = lookup(d.getAcc(), &u);
     Layout tile = Layout::tile(d.getN());
@@ -249,9 +298,48 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   local[d.getResult()] = Frag{Layout::tile(d.getN()), e.f32(), out, false};
 }
 
+void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
+  // One panel at a time through two staging slots: wait until the store
+  // that last used the slot has read it (the first panel of an epilogue
+  // waits for all: its slot's last store may be the previous tile's last),
+  // every consumer past that (and, the first time, past its last wgmma and
+  // ring read: the slots overlay the rings), write, fence, synchronize, and
+  // one thread stores the panel with TMA.
+  SmemTile t = SmemTile::of(s.getDesc().getType());
+  local.clear();
+  Frag value = lookup(s.getValue(), nullptr);
+  auto arg = cast<BlockArgument>(s.getDesc());
+  for (int64_t panel = 0; panel < t.panels; ++panel, ++panelsStored) {
+    Value slot = e.c32(p.stagingBase + (panelsStored % 2) * p.stagingSlotBytes);
+    e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc,
+                                           e.b.getI32IntegerAttr(panelsStored == 0 ? 0 : 1),
+                                           e.b.getUnitAttr());
+    });
+    e.namedBarrier(1, 128 * geom.wgs);
+    writeStagingPanel(*this, value, s, panel, slot);
+    e.fenceProxyAsyncShared();
+    e.namedBarrier(1, 128 * geom.wgs);
+    e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+      SmallVector<Value> coords;
+      for (Value c : llvm::reverse(s.getCoords()))
+        coords.push_back(frame.scalar(e, c));
+      coords[0] = e.add(coords[0], e.c32(panel * t.panelCols));
+      e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(slot), coords);
+      NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
+    });
+  }
+  local.clear();
+}
+
 void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
   for (const Release &r : releases)
-    frame.release(e, p.rings[r.ring], e.sub(kit, e.c32(r.delta)), ctid);
+  {
+    Value src = e.sub(kit, e.c32(r.delta));
+    Value valid = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                         e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+    frame.release(e, p.rings[r.ring], e.add(curBase, src), valid, ctid);
+  }
 }
 
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
@@ -281,7 +369,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     for (const Ring &r : p.rings)
       if (r.unit == u.unit)
         e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
-                 [&] { frame.produce(e, r, src); });
+                 [&] { frame.produce(e, r, e.add(curBase, src), src); });
     return;
   }
   // The values of this unit that others read, and what they are when the
@@ -380,20 +468,42 @@ void ConsumerEmitter::run() {
   col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
   frame.waitResidents(e);
 
-  // Register values before the loop (loads are residents, read at use).
-  Block &entry = p.kernel.getBody().front();
-  for (Operation &op : entry) {
-    if (&op == p.loop.getOperation())
-      break;
-    if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
-        !isa<LoadOp>(op)) {
-      local.clear();
-      evalOp(&op);
-      outside[op.getResult(0)] = local[op.getResult(0)];
+  // Register values before the loop (loads are read where they are used):
+  // the kernel's, then (a persistent kernel) each tile's.
+  auto evalBefore = [&](Block &block) {
+    for (Operation &op : block) {
+      if (&op == p.loop.getOperation() || &op == p.tileLoop.getOperation())
+        break;
+      if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
+          !isa<LoadOp>(op)) {
+        local.clear();
+        evalOp(&op);
+        outside[op.getResult(0)] = local[op.getResult(0)];
+      }
     }
-  }
-  local.clear();
+    local.clear();
+  };
+  evalBefore(p.kernel.getBody().front());
+  frame.forEachTile(e, [&](Value base, Value tile) {
+    curBase = base;
+    curTile = tile;
+    for (const Ring &r : p.tileRings)
+      frame.waitFull(e, r, tile);
+    if (p.tileLoop)
+      evalBefore(p.scope());
+    emitTile();
+    // The tile's own loads are free once its epilogue has read them.
+    for (const Ring &r : p.tileRings)
+      frame.release(e, r, tile, arith::ConstantIntOp::create(e.b, e.loc, 1, 1), ctid);
+  });
+  // The staging slots must stay until the stores have read them.
+  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
+                                         e.b.getUnitAttr());
+  });
+}
 
+void ConsumerEmitter::emitTile() {
   // Carried copies start as the loop's init (yielded values) or undef.
   SmallVector<Value> inits;
   for (auto &[v, copies] : p.carried) {
@@ -403,7 +513,7 @@ void ConsumerEmitter::run() {
       if (y == v)
         yi = i;
     SmallVector<Value> init = undefStorage(v);
-    if (yi >= 0) {
+    if (yi >= 0 && !zeroStartedSelfDot(p.loop, v)) {
       Frag given = outside.lookup(p.loop.getInitArgs()[yi]);
       Frag exact{l, elemTypeOf(v), {}, false};
       for (int64_t i = 0; i < l.count(geom); ++i)
@@ -427,30 +537,17 @@ void ConsumerEmitter::run() {
     scf::YieldOp::create(e.b, e.loc, carriedYields());
   }
 
-  // The last kernel iteration (none when the loop has no iterations at
-  // all: then the results are the loop's inits). A carried result's newest
-  // copy out of the kernel loop is its init then: passing that rather than
-  // the init itself lets the results share registers with the loop's.
-  DenseMap<Value, unsigned> carriedAt;
-  unsigned at = 0;
-  for (auto &[v, copies] : p.carried) {
-    carriedAt[v] = at;
-    at += copies * storageCount(v);
-  }
-  SmallVector<Value> initFinals;
+  // The last kernel iteration, when the loop has iterations at all (else
+  // its results are its inits: every unit would be predicated off).
   SmallVector<std::pair<Value, Layout>> order;
-  for (auto [i, r] : llvm::enumerate(p.loop.getResults())) {
+  SmallVector<Type> finalTypes;
+  for (Value r : p.loop.getResults()) {
     Layout l = layoutOf(r);
-    Value y = p.loop.getBody()->getTerminator()->getOperand(i);
-    Frag given = carriedAt.count(y)
-                     ? fromStorage(y, kloop.getResults().slice(carriedAt[y], storageCount(y)))
-                     : outside.lookup(p.loop.getInitArgs()[i]);
-    for (int64_t j = 0; j < l.count(geom); ++j)
-      initFinals.push_back(element(given, l, j));
     order.push_back({r, l});
+    finalTypes.append(l.count(geom), carrierType(elemTypeOf(r)));
   }
   ValueRange finals = e.ifElse(
-      e.cmp(CmpIPredicate::sgt, total, e.c32(0)), ValueRange(initFinals).getTypes(),
+      e.cmp(CmpIPredicate::sgt, frame.trip.count, e.c32(0)), finalTypes,
       [&]() -> SmallVector<Value> {
         emitKernelIteration(last, kloop.getResults());
         // Source iteration trip-1 of a unit at stage offset o ran
@@ -467,7 +564,18 @@ void ConsumerEmitter::run() {
         // of a register a wgmma still writes serializes the pipeline).
         return e.wgmmaWaitTie(0, flat);
       },
-      [&]() -> SmallVector<Value> { return e.wgmmaWaitTie(0, initFinals); });
+      [&]() -> SmallVector<Value> {
+        // Nothing may define a register a wgmma of the kernel loop could
+        // still write before every group retired (ptxas would serialize).
+        e.wgmmaWait(0);
+        SmallVector<Value> inits;
+        for (auto [i, rl] : llvm::enumerate(order)) {
+          Frag given = outside.lookup(p.loop.getInitArgs()[i]);
+          for (int64_t j = 0; j < rl.second.count(geom); ++j)
+            inits.push_back(element(given, rl.second, j));
+        }
+        return inits;
+      });
   SmallVector<Value> tied(finals);
   unsigned k = 0;
   for (auto [r, l] : order) {
@@ -477,44 +585,23 @@ void ConsumerEmitter::run() {
     outside[r] = f;
   }
 
-  // After the loop: register math and the stores.
-  unsigned storeIndex = 0;
+  // After the loop: register math and the stores (scalars at no source
+  // iteration).
+  curSrc = Value();
+  int64_t panelsStored = 0;
   for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
     if (auto s = dyn_cast<StoreOp>(op)) {
-      if (!storesStarted) {
-        // The staging tiles overlay the rings: every consumer warp group
-        // must be past its last wgmma and ring read.
-        e.namedBarrier(1, 128 * geom.wgs);
-        storesStarted = true;
-      }
-      int64_t staging = p.stagingOffsets[storeIndex++];
-      local.clear();
-      writeStaging(*this, lookup(s.getValue(), nullptr), s, staging);
-      e.fenceProxyAsyncShared();
-      e.namedBarrier(1, 128 * geom.wgs);
-      e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-        SmallVector<Value> coords;
-        for (Value c : llvm::reverse(s.getCoords()))
-          coords.push_back(frame.scalar(e, c));
-        auto arg = cast<BlockArgument>(s.getDesc());
-        e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(staging), coords);
-        NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
-      });
+      emitStore(s, panelsStored);
       continue;
     }
     if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()) ||
-        isa<LoadOp>(op))
+        isa<LoadOp, scf::YieldOp>(op))
       continue;
     local.clear();
     evalOp(op);
     outside[op->getResult(0)] = local[op->getResult(0)];
   }
   local.clear();
-  // The staging tiles must stay until the stores have read them.
-  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-    NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
-                                         e.b.getUnitAttr());
-  });
 }
 
 } // namespace

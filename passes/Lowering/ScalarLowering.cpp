@@ -49,6 +49,42 @@ Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &
       result = arith::ExtSIOp::create(e.b, e.loc, to, in);
     else
       result = arith::ExtUIOp::create(e.b, e.loc, to, in);
+  } else if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(def)) {
+    // Not lowered by arith's conversion to LLVM; arith-expand would also
+    // expand maximumf into compares and selects. Spelled out here:
+    //   ceildiv(a, b) = (a + b - 1) / b for a >= 0, b > 0 (unsigned),
+    //   signed forms rounding toward +inf / -inf.
+    Value a = lowerScalar(e, def->getOperand(0), map, sources);
+    Value b = lowerScalar(e, def->getOperand(1), map, sources);
+    Value one = arith::ConstantIntOp::create(e.b, e.loc, 1, a.getType().getIntOrFloatBitWidth());
+    Value zero = arith::ConstantIntOp::create(e.b, e.loc, 0, a.getType().getIntOrFloatBitWidth());
+    if (isa<arith::CeilDivUIOp>(def)) {
+      // a == 0 ? 0 : (a - 1) / b + 1 (no overflow of a + b - 1)
+      Value q = arith::AddIOp::create(
+          e.b, e.loc, arith::DivUIOp::create(e.b, e.loc, arith::SubIOp::create(e.b, e.loc, a, one), b),
+          one);
+      result = arith::SelectOp::create(
+          e.b, e.loc, arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, a, zero), zero, q);
+    } else {
+      // Truncating quotient, adjusted by one where the remainder is non-zero
+      // and the exact quotient lies on the rounding side.
+      Value q = arith::DivSIOp::create(e.b, e.loc, a, b);
+      Value r = arith::RemSIOp::create(e.b, e.loc, a, b);
+      Value inexact = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ne, r, zero);
+      Value negative = arith::CmpIOp::create(
+          e.b, e.loc, arith::CmpIPredicate::ne,
+          arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::slt, a, zero),
+          arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::slt, b, zero));
+      bool ceil = isa<arith::CeilDivSIOp>(def);
+      Value adjust = arith::AndIOp::create(
+          e.b, e.loc, inexact,
+          ceil ? arith::XOrIOp::create(e.b, e.loc, negative,
+                                       arith::ConstantIntOp::create(e.b, e.loc, 1, 1))
+                     .getResult()
+               : negative);
+      Value step = ceil ? one : arith::ConstantIntOp::create(e.b, e.loc, -1, a.getType().getIntOrFloatBitWidth()).getResult();
+      result = arith::SelectOp::create(e.b, e.loc, adjust, arith::AddIOp::create(e.b, e.loc, q, step), q);
+    }
   } else {
     SmallVector<Value> operands;
     for (Value o : def->getOperands())

@@ -41,3 +41,77 @@ func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N
   tile.store %C[%c0, %c0], %b : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
   return
 }
+
+// -----
+
+// A reduction over the rows (dim = 0) crosses warps: refused, the op named.
+func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %C: !tile.desc<64xf32> {tile.shape = affine_map<()[N] -> (N)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 256 : i64}, tile.warpgroups = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %z = arith.constant dense<0.0> : tensor<64xf32>
+  %r = scf.for %i = %c0 to %N step %c128 iter_args(%acc = %z) -> (tensor<64xf32>) {
+    %a = tile.load %A[%i, %c0] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+    %f = arith.extf %a : tensor<128x64xbf16> to tensor<128x64xf32>
+    // expected-error @+1 {{'tile.reduce' over the rows (dim = 0) is not lowered}}
+    %s = tile.reduce sum %f, dim = 0 : tensor<128x64xf32> -> tensor<64xf32>
+    %n = arith.addf %acc, %s : tensor<64xf32>
+    scf.yield %n : tensor<64xf32>
+  }
+  tile.store %C[%c0], %r : !tile.desc<64xf32>, tensor<64xf32>
+  return
+}
+
+// -----
+
+// A register A operand must be K-major.
+func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %C: !tile.desc<64x64xf32> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 64 : i64}, tile.warpgroups = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16>
+    %f = arith.extf %a : tensor<64x64xbf16> to tensor<64x64xf32>
+    %t = arith.truncf %f : tensor<64x64xf32> to tensor<64x64xbf16>
+    // expected-error @+1 {{an A operand in registers must be K-major}}
+    %d = tile.dot %t, %a, %acc {transpose_a, transpose_b} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %C[%c0, %c0], %r : !tile.desc<64x64xf32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// A 1-d vector used along the rows and along the columns.
+func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %V: !tile.desc<64xf32> {tile.shape = affine_map<()[N] -> (64)>},
+             %C: !tile.desc<64x64xf32> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
+                tile.defaults = {N = 64 : i64}, tile.warpgroups = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%i, %c0] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %v = tile.load %V[%c0] : !tile.desc<64xf32> -> tensor<64xf32>
+  %rows = tile.broadcast %v, dim = 1 : tensor<64xf32> -> tensor<64x64xf32>
+  // expected-error @+2 {{this vector is used along the columns here but along the rows elsewhere}}
+  // expected-note @-2 {{the other use is here}}
+  %cols = tile.broadcast %v, dim = 0 : tensor<64xf32> -> tensor<64x64xf32>
+  %s = arith.addf %r, %rows : tensor<64x64xf32>
+  %t = arith.addf %s, %cols : tensor<64x64xf32>
+  tile.store %C[%c0, %c0], %t : !tile.desc<64x64xf32>, tensor<64x64xf32>
+  return
+}

@@ -39,6 +39,7 @@ TEST(GemmSchedules, EveryLegalScheduleCompilesAndAssembles) {
               CompileOptions options;
               options.scheduleJson = s.toJson();
               options.emitCubin = havePtxas;
+              options.emitReference = false; // the reference has its own tests
               options.sizes = {{"M", 1024}, {"N", 1024}, {"K", 1000}};
               // The IR text is not looked at here (CompileDriverTest checks it).
               options.keepSnapshots = false;
@@ -51,6 +52,10 @@ TEST(GemmSchedules, EveryLegalScheduleCompilesAndAssembles) {
                 if (havePtxas) {
                   EXPECT_FALSE(r.cubin.empty()) << what;
                   EXPECT_EQ(r.ptxas.spillStoreBytes, 0) << what;
+                  // ptxas keeps the wgmma pipeline: no serialization note.
+                  for (const char *note : {"C7514", "C7515", "C7517"})
+                    EXPECT_EQ(r.ptxas.text.find(note), std::string::npos) << what << "\n"
+                                                                           << r.ptxas.text;
                 }
               } else {
                 ++refused;

@@ -75,7 +75,7 @@ SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const Tile
   };
   e.wgmmaFence();
   for (int64_t kk = 0; kk < k / 16; ++kk) {
-    Value scaleD = e.c32(ops.zeroAcc && kk == 0 ? 0 : 1);
+    Value scaleD = kk == 0 && ops.firstScaleD ? ops.firstScaleD : e.c32(ops.zeroAcc && kk == 0 ? 0 : 1);
     Value descB = step(descB0, offsetB(kk));
     for (int64_t blk = 0; blk < blocks; ++blk) {
       if (ops.a) {

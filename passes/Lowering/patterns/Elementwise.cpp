@@ -164,7 +164,7 @@ public:
       bool ok;
       l = join(l, o, ok);
       if (!ok) {
-        why = "its operands have layouts that do not meet (" + operands[0].str() + " and " +
+        why = "has operands whose register layouts do not meet (" + operands[0].str() + " and " +
               o.str() + ")";
         return failure();
       }

@@ -47,7 +47,7 @@ public:
                                 std::string &why) const override {
     auto dense = dyn_cast<DenseElementsAttr>(cast<arith::ConstantOp>(op).getValue());
     if (!dense || !dense.isSplat()) {
-      why = "only splat tensor constants are lowered (a tile with different values "
+      why = "is not a splat: only splat tensor constants are lowered (a tile with different values "
             "per element would need a load)";
       return failure();
     }
@@ -141,7 +141,7 @@ public:
   FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands, const TileGeometry &,
                                 std::string &why) const override {
     if (!operands[0].is2d() && operands[0].kind != Kind::Splat) {
-      why = "tile.mask applies to a tile in registers";
+      why = "needs a tile in registers";
       return failure();
     }
     return Layout::tile(cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1));

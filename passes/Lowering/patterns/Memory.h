@@ -27,6 +27,8 @@ struct DotOperands {
   SmemRef b;
   llvm::SmallVector<mlir::Value> acc; // rowBlocks * N/2 f32, unless zeroAcc
   bool zeroAcc = false;
+  /// When set (i32): scale-d of the first k step, 0 to start from zero.
+  mlir::Value firstScaleD;
 };
 
 /// The wgmma instructions of one dot for this thread's warp group (`cwg`,
@@ -40,11 +42,13 @@ void emitReferenceDot(tile::DotOp dot, ReferenceContext &ctx);
 /// This thread's elements of a shared-memory tile in register `layout`.
 Frag readSmemTile(RegisterContext &ctx, const SmemRef &tile, const Layout &layout);
 
-/// Writes `value` to the staging tile at `stagingOffset` (row-major, as the
-/// store's box) from this thread's elements. The caller fences and issues
-/// the TMA store.
-void writeStaging(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
-                  int64_t stagingOffset);
+/// Writes panel `panel` of `value` (the columns TMA stores as one box, laid
+/// out and swizzled as a loaded panel: SmemTile::of(store desc)) to the
+/// staging buffer at byte offset `slot` (i32), from this thread's elements.
+/// A 1-d value is one unswizzled panel. The caller fences, synchronizes and
+/// issues the TMA store.
+void writeStagingPanel(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
+                       int64_t panel, mlir::Value slot);
 
 /// The reference lowering's view of global memory.
 class GlobalMemory {

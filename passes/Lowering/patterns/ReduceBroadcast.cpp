@@ -40,12 +40,12 @@ public:
                                 std::string &why) const override {
     auto r = cast<ReduceOp>(op);
     if (r.getDim() != 1) {
-      why = "tile.reduce over the rows (dim = 0) is not lowered: rows are spread over "
+      why = "over the rows (dim = 0) is not lowered: rows are spread over "
             "warps and warp groups; reduce along dim = 1";
       return failure();
     }
     if (!operands[0].is2d() && operands[0].kind != Kind::Splat) {
-      why = "tile.reduce takes a tile in registers";
+      why = "needs a tile in registers";
       return failure();
     }
     return Layout::rows();
@@ -114,14 +114,14 @@ public:
     if (in.kind == Kind::Splat)
       return in;
     if (out.getRank() != 2) {
-      why = "only 1-d vectors are broadcast to tiles";
+      why = "of a tile is not lowered: only 1-d vectors are broadcast to tiles";
       return failure();
     }
     if (bc.getDim() == 1 && in.kind == Kind::Rows)
       return Layout{Kind::RowView, out.getDimSize(1)};
     if (bc.getDim() == 0 && in.kind == Kind::Cols)
       return Layout{Kind::ColView, out.getDimSize(1)};
-    why = "the broadcast vector runs along the other dimension (" + in.str() + ")";
+    why = "along dim " + std::to_string(bc.getDim()) + " takes a vector that runs along the other dimension (a " + in.str() + ")";
     return failure();
   }
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On the build machine: compile what bench/variants/run-on-gpu.sh runs into
+# .dev/variants (only the files the runner reads, to fit a device call):
+#   - the GPU set of generated variants (test/variants/make_variants.py --set gpu)
+#     at their default (partial-tile) sizes;
+#   - the bundled assets at full size with the schedules of the earlier runs, to
+#     compare speed with the generators they replace (BASELINE=DIR: bundles the
+#     earlier compiler made, copied beside them as baseline-*).
+#   bench/variants/prepare.sh [--no-assets]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+COMPILE=${COMPILE:-$ROOT/build/bin/stagecraft-compile}
+DEV=$ROOT/.dev/variants
+rm -rf "$DEV" && mkdir -p "$DEV/bundles"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+slim() { # bundle dir -> .dev/variants/bundles/NAME
+  local src=$1 dst=$DEV/bundles/$2
+  mkdir -p "$dst"
+  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
+    [ -f "$src/$f" ] && cp "$src/$f" "$dst/"
+  done
+}
+python3 "$ROOT/test/variants/make_variants.py" "$WORK/ir" --set gpu
+for f in "$WORK"/ir/*.mlir; do
+  n=$(basename "$f" .mlir)
+  "$COMPILE" "$f" -o "$WORK/b/$n" -q
+  slim "$WORK/b/$n" "$n"
+done
+if [ "${1:-}" != "--no-assets" ]; then
+  A=$ROOT/assets S=$A/schedules
+  asset() { # name mlir [schedule]
+    "$COMPILE" "$2" ${3:+--schedule "$3"} -o "$WORK/a/$1" -q
+    slim "$WORK/a/$1" "asset-$1"
+  }
+  asset gemm "$A/gemm.mlir"
+  asset gemm_128x128 "$A/gemm_128x128.mlir"
+  asset attn_d128 "$A/attention_fwd_d128.mlir"
+  asset attn_d128_cp_dot1_s3 "$A/attention_fwd_d128.mlir" "$S/attention_cp_dot1_s3.json"
+  asset attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" "$S/attention_cp_dot1_s3.json"
+  asset attn_d64 "$A/attention_fwd_d64.mlir"
+  if [ -n "${BASELINE:-}" ]; then
+    for b in gemm gemm_128x128 attention_fwd_d128 attention_fwd_d128_cp_dot1_s3 attention_fwd_d64; do
+      [ -d "$BASELINE/$b" ] && slim "$BASELINE/$b" "baseline-$b"
+    done
+  fi
+fi
+cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
+du -sh "$DEV"
+ls "$DEV/bundles" | wc -l

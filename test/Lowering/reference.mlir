@@ -1,0 +1,22 @@
+// RUN: stagecraft-opt %assets/gemm.mlir -tile-lower-reference | FileCheck %s
+// RUN: stagecraft-opt %assets/attention_fwd_d128_causal.mlir -tile-lower-reference | FileCheck %s --check-prefix=ATTN
+
+// The reference kernel: the kernel's parameters with descriptors as global
+// pointers, then the scratch; one block of 256 threads per program at a
+// time; no shared memory, no wgmma, no TMA, no mbarrier.
+// CHECK: llvm.func @gemm_reference(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>)
+// CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>
+// CHECK-SAME: stagecraft.scratch_per_block = {{[0-9]+}}
+// The dot: a loop over K of fused multiply-adds on fp32 slots.
+// CHECK: scf.for
+// CHECK: llvm.intr.fma
+// CHECK: nvvm.barrier0
+// CHECK-NOT: wgmma
+// CHECK-NOT: cp.async.bulk.tensor
+// CHECK-NOT: mbarrier
+
+// The attention's mask and softmax element by element; exp2 in the plain
+// (not flush-to-zero) approximation.
+// ATTN: llvm.func @attn_fwd_d128_causal_reference
+// ATTN: llvm.nvvm.ex2.approx.f32
+// ATTN-NOT: ex2.approx.ftz
