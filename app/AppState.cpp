@@ -570,9 +570,17 @@ void AppState::applyCompileOutcome(CompileOutcome o) {
     }
     return;
   }
+  if (o.phase == CompileOutcome::Phase::Ptx) {
+    // Shown at once; the reference, the cubin and the bundle follow.
+    compile_.hasPtx = true;
+    compile_.ptxSeconds = o.seconds;
+    compile_.withPtx = std::move(o.result);
+    return;
+  }
   compile_.hasFull = true;
   compile_.fullSeconds = o.seconds;
   compile_.full = std::move(o.result);
+  compile_.withPtx = CompileResult(); // the full result has all of it
   ++predictionVersion_; // prediction() now comes from the compile
   compile_.bundleDir = o.bundleDir;
   compile_.bundleError = o.bundleError;
@@ -604,7 +612,7 @@ void AppState::recordVariant(const CompileView &view) {
   rec->steadyState = r.steadyState.empty() ? rep.steadyState : r.steadyState;
   rec->stages = rep.numStages;
   rec->smemBytes = rep.smemBytes;
-  rec->compileSeconds = view.checkedSeconds + view.fullSeconds;
+  rec->compileSeconds = view.seconds();
   selectedRun_ = rec->id;
   dirty_ = true;
   if (view.state == CompileView::State::Error) {

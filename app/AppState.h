@@ -54,19 +54,27 @@ struct StatusMessage {
   std::chrono::steady_clock::time_point at;
 };
 
-/// What the compile panel and the status line show: the newest job.
+/// What the compile panel and the status line show: the newest job. Its
+/// phases arrive in order: the schedule checked, the PTX, the whole result.
 struct CompileView {
   enum class State { Idle, Compiling, Ok, Error };
   State state = State::Idle;
   uint64_t job = 0;
   std::chrono::steady_clock::time_point started;
-  bool hasChecked = false, hasFull = false;
-  CompileResult checked, full;
-  double checkedSeconds = 0, fullSeconds = 0;
+  bool hasChecked = false, hasPtx = false, hasFull = false;
+  /// withPtx: the kernel's PTX and manifest, no reference, cubin or lowered
+  /// IR text yet.
+  CompileResult checked, withPtx, full;
+  /// Each from the job's start.
+  double checkedSeconds = 0, ptxSeconds = 0, fullSeconds = 0;
   std::string bundleDir, bundleError;
   /// The most complete result: the full one when there is one.
   const CompileResult *result() const {
-    return hasFull ? &full : hasChecked ? &checked : nullptr;
+    return hasFull ? &full : hasPtx ? &withPtx : hasChecked ? &checked : nullptr;
+  }
+  /// Seconds of the job so far (its last phase).
+  double seconds() const {
+    return hasFull ? fullSeconds : hasPtx ? ptxSeconds : checkedSeconds;
   }
   /// The first error diagnostic of the newest result, or "".
   std::string firstError() const;

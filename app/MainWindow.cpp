@@ -202,12 +202,10 @@ void statusLine(AppState &app) {
     break;
   }
   case CompileView::State::Ok:
-    ImGui::TextColored(toVec4(colors::good), "compiled ok in %.2f s",
-                       v.checkedSeconds + v.fullSeconds);
+    ImGui::TextColored(toVec4(colors::good), "compiled ok in %.2f s", v.seconds());
     break;
   case CompileView::State::Error:
-    ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)",
-                       v.checkedSeconds + v.fullSeconds);
+    ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", v.firstError().c_str());
     break;

@@ -28,22 +28,25 @@ std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &,
   return {
       {"tile-lower-to-nvvm",
        [](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM()); }},
-      {"convert-to-llvm", addConversions},
+      {"convert-to-llvm", addConversions, /*verifyEachPass=*/false},
       {"canonicalize",
        [](OpPassManager &pm) {
          pm.addPass(createCanonicalizerPass());
          pm.addPass(createCSEPass());
-       }},
+       },
+       /*verifyEachPass=*/false},
   };
 }
 
 std::vector<PipelineStep> stagecraft::referencePipeline() {
   return {
       {"tile-lower-reference",
+       [](OpPassManager &pm) { pm.addPass(createTileLowerReference()); }},
+      {"convert-to-llvm",
        [](OpPassManager &pm) {
-         pm.addPass(createTileLowerReference());
          addConversions(pm);
          pm.addPass(createCanonicalizerPass());
-       }},
+       },
+       /*verifyEachPass=*/false},
   };
 }
