@@ -161,6 +161,8 @@ bool AppState::openText(const std::string &text, const std::string &path,
   editor_ = ScheduleEditor(std::move(loaded.graph), initial);
   if (lessonActive_ && path != lesson_.irPath)
     closeLesson(); // another file: the lesson is over
+  costs_ = std::move(loaded.costs);
+  hasCosts_ = loaded.hasCosts;
   hasIr_ = true;
   irPath_ = path;
   irText_ = text;
@@ -489,9 +491,54 @@ std::string AppState::bundleDirFor(uint64_t variant) const {
   return sessionDir_ + "/variant-" + std::to_string(variant);
 }
 
+void AppState::updatePrediction() {
+  ++predictionVersion_;
+  if (!hasCosts_) {
+    prediction_ = timeline::Prediction();
+    prediction_.error = "the unit costs of this kernel could not be read (see the load diagnostics)";
+    return;
+  }
+  if (!editor_.report().legal()) {
+    prediction_ = timeline::Prediction();
+    prediction_.error = "the schedule is illegal";
+    return;
+  }
+  prediction_ = timeline::predict(editor_.graph(), editor_.schedule(), editor_.report(), costs_,
+                                  model_);
+}
+
+const timeline::Prediction &AppState::prediction() const {
+  // The full compile of this schedule refines it with ptxas's registers.
+  if (compile_.hasFull && compile_.full.ok() && compile_.full.prediction.ok)
+    return compile_.full.prediction;
+  return prediction_;
+}
+
+const MeasuredTrace *AppState::measuredTrace(uint64_t runId) const {
+  auto it = traces_.find(runId);
+  return it == traces_.end() ? nullptr : &it->second;
+}
+
+std::string AppState::traceNote(uint64_t runId) const {
+  auto it = traceNotes_.find(runId);
+  return it == traceNotes_.end() ? "" : it->second;
+}
+
+const RunRecord *AppState::tracedRun() const {
+  if (const RunRecord *r = findRun(selectedRun_); r && traces_.count(r->id))
+    return r;
+  const RunRecord *best = nullptr;
+  std::string json = hasIr_ ? editor_.schedule().toJson() : "";
+  for (const RunRecord &r : runs_)
+    if (r.irPath == irPath_ && r.scheduleJson == json && traces_.count(r.id))
+      best = &r;
+  return best;
+}
+
 void AppState::recompile() {
   if (!hasIr_)
     return;
+  updatePrediction();
   CompileRequest req;
   req.source = irText_;
   req.sourceName = irPath_.empty() ? "<untitled>" : irPath_;
@@ -536,9 +583,18 @@ void AppState::applyCompileOutcome(CompileOutcome o) {
     }
     return;
   }
+  if (o.phase == CompileOutcome::Phase::Ptx) {
+    // Shown at once; the reference, the cubin and the bundle follow.
+    compile_.hasPtx = true;
+    compile_.ptxSeconds = o.seconds;
+    compile_.withPtx = std::move(o.result);
+    return;
+  }
   compile_.hasFull = true;
   compile_.fullSeconds = o.seconds;
   compile_.full = std::move(o.result);
+  compile_.withPtx = CompileResult(); // the full result has all of it
+  ++predictionVersion_; // prediction() now comes from the compile
   compile_.bundleDir = o.bundleDir;
   compile_.bundleError = o.bundleError;
   if (compile_.full.status == CompileResult::Status::Cancelled)
@@ -570,7 +626,7 @@ void AppState::recordVariant(const CompileView &view) {
   rec->steadyState = r.steadyState.empty() ? rep.steadyState : r.steadyState;
   rec->stages = rep.numStages;
   rec->smemBytes = rep.smemBytes;
-  rec->compileSeconds = view.checkedSeconds + view.fullSeconds;
+  rec->compileSeconds = view.seconds();
   selectedRun_ = rec->id;
   dirty_ = true;
   if (view.state == CompileView::State::Error) {
@@ -723,6 +779,23 @@ void AppState::poll() {
     r->device = rep.deviceName;
     if (rep.registersPerThread)
       r->registers = *rep.registersPerThread;
+    if (rep.trace) {
+      MeasuredTrace t = *rep.trace;
+      // Colour the measured units as the board does: by the loop's units.
+      for (MeasuredCta &c : t.ctas)
+        for (timeline::TimelineUnit &u : c.timeline.units) {
+          int g = editor_.graph().findUnit(u.name);
+          if (g >= 0)
+            u.kind = editor_.graph().units[g].kind == UnitKind::Load  ? timeline::ZoneKind::Load
+                     : editor_.graph().units[g].kind == UnitKind::Dot ? timeline::ZoneKind::Dot
+                                                                      : timeline::ZoneKind::Compute;
+        }
+      traces_[r->id] = std::move(t);
+      traceNotes_.erase(r->id);
+    } else if (!rep.traceError.empty()) {
+      traces_.erase(r->id);
+      traceNotes_[r->id] = rep.traceError;
+    }
     setStatus(rep.status == "ok" ? StatusLevel::Ok : StatusLevel::Error,
               "variant #" + std::to_string(r->id) + ": " + r->resultText() +
                   (rep.error.empty() ? "" : ": " + rep.error));

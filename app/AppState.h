@@ -21,6 +21,8 @@
 #include "app/RunnerClient.h"
 #include "app/ScheduleEditor.h"
 
+#include "core/Timeline/Simulator.h"
+
 #include <chrono>
 #include <map>
 #include <memory>
@@ -52,19 +54,27 @@ struct StatusMessage {
   std::chrono::steady_clock::time_point at;
 };
 
-/// What the compile panel and the status line show: the newest job.
+/// What the compile panel and the status line show: the newest job. Its
+/// phases arrive in order: the schedule checked, the PTX, the whole result.
 struct CompileView {
   enum class State { Idle, Compiling, Ok, Error };
   State state = State::Idle;
   uint64_t job = 0;
   std::chrono::steady_clock::time_point started;
-  bool hasChecked = false, hasFull = false;
-  CompileResult checked, full;
-  double checkedSeconds = 0, fullSeconds = 0;
+  bool hasChecked = false, hasPtx = false, hasFull = false;
+  /// withPtx: the kernel's PTX and manifest, no reference, cubin or lowered
+  /// IR text yet.
+  CompileResult checked, withPtx, full;
+  /// Each from the job's start.
+  double checkedSeconds = 0, ptxSeconds = 0, fullSeconds = 0;
   std::string bundleDir, bundleError;
   /// The most complete result: the full one when there is one.
   const CompileResult *result() const {
-    return hasFull ? &full : hasChecked ? &checked : nullptr;
+    return hasFull ? &full : hasPtx ? &withPtx : hasChecked ? &checked : nullptr;
+  }
+  /// Seconds of the job so far (its last phase).
+  double seconds() const {
+    return hasFull ? fullSeconds : hasPtx ? ptxSeconds : checkedSeconds;
   }
   /// The first error diagnostic of the newest result, or "".
   std::string firstError() const;
@@ -117,6 +127,24 @@ public:
   const std::string &selectedUnit() const { return selected_; }
   void select(const std::string &unit) { selected_ = unit; }
   uint64_t selectedRun() const { return selectedRun_; }
+
+  // --- Timelines.
+  /// The predicted timeline of the current schedule: re-simulated on every
+  /// edit from the costs read when the file was opened (no IR, no compile),
+  /// then the compile's own once it finished (it knows ptxas's registers).
+  /// ok = false (with the reason) when there is none.
+  const timeline::Prediction &prediction() const;
+  /// Increments whenever prediction() changes.
+  uint64_t predictionVersion() const { return predictionVersion_; }
+  /// The measured timeline of a run, when the runner returned one.
+  const MeasuredTrace *measuredTrace(uint64_t runId) const;
+  /// Why a run has no measured timeline ("" when it has one or did not run).
+  std::string traceNote(uint64_t runId) const;
+  /// The run whose measured timeline the panel shows: the selected run when
+  /// it has one, else the newest run of the current schedule that has one.
+  const RunRecord *tracedRun() const;
+  /// The cost model the predictions use (calibrated defaults).
+  const timeline::HopperModel &model() const { return model_; }
 
   // --- Compiles.
   void recompile();
@@ -176,6 +204,7 @@ public:
 
 private:
   void afterScheduleChange(const std::string &what);
+  void updatePrediction();
   void applyCompileOutcome(CompileOutcome outcome);
   void recordVariant(const CompileView &view);
   RunRecord *findRunMutable(uint64_t id);
@@ -190,6 +219,14 @@ private:
   std::vector<std::string> recent_;
   std::string selected_;
   uint64_t selectedRun_ = 0;
+
+  timeline::HopperModel model_;
+  timeline::KernelCosts costs_;
+  bool hasCosts_ = false;
+  timeline::Prediction prediction_;
+  uint64_t predictionVersion_ = 0;
+  std::map<uint64_t, MeasuredTrace> traces_;    // by run id
+  std::map<uint64_t, std::string> traceNotes_;  // by run id
 
   CompileJobs jobs_;
   CompileView compile_;

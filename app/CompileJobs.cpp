@@ -120,31 +120,47 @@ void CompileJobs::workerLoop() {
       runningSince_ = Clock::now();
     }
 
-    auto runPhase = [&](CompileOutcome::Phase phase) {
+    // One compile; its callbacks publish the first two phases as they come.
+    auto jobStart = Clock::now();
+    auto outcome = [&](CompileOutcome::Phase phase, CompileResult result) {
       CompileOutcome o;
       o.job = job.id;
       o.phase = phase;
-      CompileOptions options = job.request.options;
-      options.scheduleOnly = phase == CompileOutcome::Phase::ScheduleChecked;
-      auto t = Clock::now();
-      o.result = backend_.compile(job.request.source, job.request.sourceName,
-                                  options);
-      if (phase == CompileOutcome::Phase::Full && o.result.ok() &&
-          !job.request.bundleDir.empty() && backend_.writeBundle &&
-          !job.cancel->load()) {
-        o.bundleError = backend_.writeBundle(o.result, job.request.bundleDir);
-        if (o.bundleError.empty())
-          o.bundleDir = job.request.bundleDir;
-      }
-      o.seconds = std::chrono::duration<double>(Clock::now() - t).count();
+      o.result = std::move(result);
+      o.seconds = std::chrono::duration<double>(Clock::now() - jobStart).count();
       return o;
     };
-
-    CompileOutcome checked = runPhase(CompileOutcome::Phase::ScheduleChecked);
-    bool goOn = checked.result.ok() && !job.request.scheduleOnly;
-    publish(std::move(checked));
-    if (goOn && !job.cancel->load())
-      publish(runPhase(CompileOutcome::Phase::Full));
+    bool checkedPublished = false;
+    CompileOptions options = job.request.options;
+    options.scheduleOnly = job.request.scheduleOnly;
+    options.onScheduleChecked = [&](const CompileResult &r) {
+      checkedPublished = true;
+      publish(outcome(CompileOutcome::Phase::ScheduleChecked, r));
+    };
+    options.onPtx = [&](const CompileResult &r) {
+      publish(outcome(CompileOutcome::Phase::Ptx, r));
+    };
+    CompileResult result =
+        backend_.compile(job.request.source, job.request.sourceName, options);
+    // A compile that stopped at the schedule (as asked, or on an illegal
+    // schedule) never called onScheduleChecked: its result is that phase.
+    bool stoppedAtCheck = false;
+    if (!checkedPublished && result.status != CompileResult::Status::Cancelled) {
+      stoppedAtCheck =
+          job.request.scheduleOnly || result.status == CompileResult::Status::Error;
+      publish(outcome(CompileOutcome::Phase::ScheduleChecked, result));
+    }
+    if (!stoppedAtCheck) {
+      CompileOutcome full = outcome(CompileOutcome::Phase::Full, std::move(result));
+      if (full.result.ok() && !job.request.bundleDir.empty() && backend_.writeBundle &&
+          !job.cancel->load()) {
+        full.bundleError = backend_.writeBundle(full.result, job.request.bundleDir);
+        if (full.bundleError.empty())
+          full.bundleDir = job.request.bundleDir;
+        full.seconds = std::chrono::duration<double>(Clock::now() - jobStart).count();
+      }
+      publish(std::move(full));
+    }
 
     std::lock_guard<std::mutex> lock(mutex_);
     runningId_ = 0;

@@ -2,9 +2,11 @@
 //
 // Every schedule edit asks for a compile; a user dragging cards makes several
 // a second. One worker thread runs them through stagecraft::compile (the
-// same driver as the CLI), in two phases: a schedule-only compile (parse,
-// apply, legality: milliseconds) whose result shows at once, then the full
-// compile to PTX and cubin, whose bundle is written on the worker too.
+// same driver as the CLI), one call per job whose results come out in three
+// phases: the schedule checked (parse, apply, legality: milliseconds), the
+// kernel's PTX (what the user waits for), then everything (the reference,
+// the cubin, the IR after each pass), whose bundle is written on the worker
+// too.
 //
 // Supersession: submitting a job sets the cancel flag of the running one (the
 // driver stops at the next pass boundary) and replaces any queued one. Only
@@ -48,19 +50,23 @@ struct CompileBackend {
 struct CompileRequest {
   std::string source;
   std::string sourceName;
+  /// onScheduleChecked and onPtx are the worker's own.
   CompileOptions options;
-  /// Run only the schedule-only phase (e.g. while the lowering is missing).
+  /// Run only the schedule check (e.g. while the lowering is missing).
   bool scheduleOnly = false;
   /// Where to write the bundle of a successful full compile ("" = none).
   std::string bundleDir;
 };
 
 struct CompileOutcome {
-  enum class Phase { ScheduleChecked, Full };
+  /// ScheduleChecked: the check, or the compile that failed it. Ptx: the
+  /// kernel's PTX and manifest, before the reference, the cubin and the IR
+  /// text. Full: the finished compile (also one that failed in codegen).
+  enum class Phase { ScheduleChecked, Ptx, Full };
   uint64_t job = 0;
   Phase phase = Phase::Full;
   CompileResult result;
-  double seconds = 0;       // this phase
+  double seconds = 0;       // from the job's start
   std::string bundleDir;    // written when non-empty
   std::string bundleError;  // writing the bundle failed
 };

@@ -63,7 +63,10 @@ void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              v.started).count();
     ImGui::TextColored(toVec4(colors::warn), "compiling%s... %.1f s",
-                       v.hasChecked ? " (schedule ok, generating code)" : "", s);
+                       v.hasPtx       ? " (PTX ready; reference, cubin and IR text follow)"
+                       : v.hasChecked ? " (schedule ok, generating code)"
+                                      : "",
+                       s);
     break;
   }
   case CompileView::State::Ok:
@@ -75,10 +78,17 @@ void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
     break;
   }
   if (v.hasChecked || v.hasFull) {
+    // Each from the job's start: the check, the PTX, everything.
     ImGui::SameLine();
-    if (v.hasFull)
-      ImGui::TextDisabled(" check %.0f ms, codegen %.2f s", v.checkedSeconds * 1e3,
+    if (v.hasFull && v.hasPtx)
+      ImGui::TextDisabled(" check %.0f ms, PTX %.0f ms, all %.2f s", v.checkedSeconds * 1e3,
+                          v.ptxSeconds * 1e3, v.fullSeconds);
+    else if (v.hasFull)
+      ImGui::TextDisabled(" check %.0f ms, all %.2f s", v.checkedSeconds * 1e3,
                           v.fullSeconds);
+    else if (v.hasPtx)
+      ImGui::TextDisabled(" check %.0f ms, PTX %.0f ms", v.checkedSeconds * 1e3,
+                          v.ptxSeconds * 1e3);
     else
       ImGui::TextDisabled(" check %.0f ms", v.checkedSeconds * 1e3);
   }
@@ -126,7 +136,10 @@ void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
           }
           ImGui::EndCombo();
         }
-        codeView("##ir", r->passes[sel].ir);
+        if (r->passes[sel].ir.empty() && v.state == CompileView::State::Compiling)
+          ImGui::TextDisabled("the text of this pass's IR follows the PTX");
+        else
+          codeView("##ir", r->passes[sel].ir);
       }
       ImGui::EndTabItem();
     }
@@ -141,7 +154,9 @@ void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
     }
     if (ImGui::BeginTabItem("ptxas")) {
       const PtxasReport &p = r->ptxas;
-      if (!p.ran) {
+      if (!p.ran && v.state == CompileView::State::Compiling && !r->ptx.empty()) {
+        ImGui::TextDisabled("ptxas is running");
+      } else if (!p.ran) {
         ImGui::TextDisabled(r->ptx.empty()
                                 ? "ptxas has not run (no PTX)"
                                 : "ptxas did not run (not found: the bundle carries "

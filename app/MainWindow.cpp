@@ -6,6 +6,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace stagecraft;
@@ -201,12 +202,10 @@ void statusLine(AppState &app) {
     break;
   }
   case CompileView::State::Ok:
-    ImGui::TextColored(toVec4(colors::good), "compiled ok in %.2f s",
-                       v.checkedSeconds + v.fullSeconds);
+    ImGui::TextColored(toVec4(colors::good), "compiled ok in %.2f s", v.seconds());
     break;
   case CompileView::State::Error:
-    ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)",
-                       v.checkedSeconds + v.fullSeconds);
+    ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", v.firstError().c_str());
     break;
@@ -303,8 +302,9 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float statusH = ImGui::GetFrameHeightWithSpacing() + 4;
   float gap = 6;
-  float runsH = std::max(190.0f, avail.y * 0.25f);
+  float runsH = std::max(200.0f, avail.y * 0.28f);
   float topH = avail.y - runsH - statusH - gap;
+  float timelineW = std::floor((avail.x - gap) * 0.56f);
   float leftW = std::max(280.0f, avail.x * 0.235f);
   // A lesson needs room for its text beside the board.
   float rightW = std::max(280.0f, avail.x * (app.hasLesson() ? 0.3f : 0.225f));
@@ -344,8 +344,12 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
            "Compile output", "", [&] { drawCompilePanel(app, ui.compile); },
            ImGuiWindowFlags_NoScrollbar);
   }
-  region("runs", ImVec2(origin.x, origin.y + topH + gap), ImVec2(avail.x, runsH),
-         "Runs", "every compiled variant; click one to restore its schedule",
+  region("timeline", ImVec2(origin.x, origin.y + topH + gap), ImVec2(timelineW, runsH),
+         "Timeline", "wheel: zoom   drag: pan   double-click: all   click a zone: select its unit",
+         [&] { drawTimelinePanel(app, ui.timeline); }, ImGuiWindowFlags_NoScrollbar);
+  region("runs", ImVec2(origin.x + timelineW + gap, origin.y + topH + gap),
+         ImVec2(avail.x - timelineW - gap, runsH), "Runs",
+         "every compiled variant; click one to restore its schedule",
          [&] { drawRunsPanel(app, ui.runs); }, ImGuiWindowFlags_NoScrollbar);
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + avail.y - statusH + 2));
   statusLine(app);

@@ -9,8 +9,9 @@
 //   |           | steady state| dependency  |              |
 //   |           | & resources | graph       |              |
 //   +-----------+-------------+-------------+--------------+
-//   | runs: variants, TFLOP/s chart, runner                |
-//   +------------------------------------------------------+
+//   | timeline: predicted and     | runs: variants,        |
+//   | measured, per warp group    | TFLOP/s chart, runner  |
+//   +-----------------------------+------------------------+
 //   | status line                                          |
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,7 @@
 #include "app/BoardPanel.h"
 #include "app/FileDialog.h"
 #include "app/Panels.h"
+#include "app/TimelinePanel.h"
 
 #include <vector>
 
@@ -40,6 +42,7 @@ struct MainWindowUi {
   IrUi ir;
   CompileUi compile;
   RunsUi runs;
+  TimelineUi timeline;
   LessonUi lesson;
   FileDialog dialog;
   bool showShortcuts = false;

@@ -503,8 +503,8 @@ std::vector<RunnerEvent> RunnerClient::poll() {
          writeBuffer_.empty()) {
     Request next = std::move(queue_.front());
     queue_.pop_front();
-    std::string line = runRequestLine(next.id, next.bundleDir), error;
-    if (uploading_ && !uploadRunRequestLine(next.id, next.bundleDir, line, error)) {
+    std::string line = runRequestLine(next.id, next.bundleDir, options_.trace), error;
+    if (uploading_ && !uploadRunRequestLine(next.id, next.bundleDir, line, error, options_.trace)) {
       RunnerEvent e;
       e.kind = RunnerEvent::Kind::Failed;
       e.request = next.id;

@@ -69,6 +69,9 @@ struct RunnerOptions {
   double requestTimeoutSeconds = 300;
   /// Automatic restarts in a row (after a crash or hang) before giving up.
   int maxAutoRestarts = 3;
+  /// Ask for the measured timeline with every run (the runner runs the
+  /// bundle's instrumented kernel after timing it).
+  bool trace = true;
 };
 
 struct RunnerEvent {

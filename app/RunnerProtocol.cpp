@@ -9,9 +9,11 @@
 using namespace stagecraft::app;
 namespace json = llvm::json;
 
-std::string stagecraft::app::runRequestLine(uint64_t id,
-                                            const std::string &bundleDir) {
+std::string stagecraft::app::runRequestLine(uint64_t id, const std::string &bundleDir,
+                                            bool trace) {
   json::Object o{{"id", static_cast<int64_t>(id)}, {"bundle", bundleDir}};
+  if (trace)
+    o["trace"] = true;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << json::Value(std::move(o));
@@ -19,7 +21,7 @@ std::string stagecraft::app::runRequestLine(uint64_t id,
 }
 
 bool stagecraft::app::uploadRunRequestLine(uint64_t id, const std::string &bundleDir,
-                                           std::string &line, std::string &error) {
+                                           std::string &line, std::string &error, bool trace) {
   // What stagecraft-run reads, and its limits (profiler/upload.h).
   struct FileLimit {
     const char *name;
@@ -29,7 +31,9 @@ bool stagecraft::app::uploadRunRequestLine(uint64_t id, const std::string &bundl
   const FileLimit files[] = {{"manifest.json", 16ull << 20, true},
                              {"kernel.cubin", 64ull << 20, false},
                              {"kernel.ptx", 64ull << 20, false},
-                             {"reference.ptx", 64ull << 20, false}};
+                             {"reference.ptx", 64ull << 20, false},
+                             {"timeline.cubin", 64ull << 20, false},
+                             {"timeline.ptx", 64ull << 20, false}};
   json::Object upload;
   uint64_t total = 0;
   bool module = false;
@@ -59,13 +63,15 @@ bool stagecraft::app::uploadRunRequestLine(uint64_t id, const std::string &bundl
       return false;
     }
     upload[f.name] = llvm::encodeBase64((*buffer)->getBuffer());
-    module |= !f.required && size > 0;
+    module |= llvm::StringRef(f.name).starts_with("kernel.") && size > 0;
   }
   if (!module) {
     error = "cannot upload " + bundleDir + ": it has neither kernel.cubin nor kernel.ptx";
     return false;
   }
   json::Object o{{"id", static_cast<int64_t>(id)}, {"upload", std::move(upload)}};
+  if (trace)
+    o["trace"] = true;
   line.clear();
   llvm::raw_string_ostream os(line);
   os << json::Value(std::move(o));
@@ -90,6 +96,101 @@ std::string stagecraft::app::pingRequestLine(uint64_t id) {
   os << json::Value(std::move(o));
   return os.str();
 }
+
+namespace {
+
+/// The "trace" object; false with `error` when it is malformed.
+bool parseTrace(const json::Object &t, MeasuredTrace &out, std::string &error) {
+  using namespace stagecraft::timeline;
+  out.overhead = t.getNumber("overhead").value_or(0);
+  out.plainMedianUs = t.getNumber("plain_median_us").value_or(0);
+  out.instrumentedMedianUs = t.getNumber("instrumented_median_us").value_or(0);
+  if (const json::Array *w = t.getArray("warnings"))
+    for (const json::Value &x : *w)
+      if (auto s = x.getAsString())
+        out.warnings.push_back(s->str());
+  const json::Array *wgs = t.getArray("warp_groups");
+  const json::Array *units = t.getArray("units");
+  const json::Array *ctas = t.getArray("ctas");
+  if (!wgs || !units || !ctas) {
+    error = "the trace has no warp_groups, units or ctas";
+    return false;
+  }
+  Timeline shape;
+  for (const json::Value &w : *wgs) {
+    const json::Object *o = w.getAsObject();
+    if (!o) {
+      error = "a warp group of the trace is not an object";
+      return false;
+    }
+    TimelineRow row;
+    row.name = o->getString("name").value_or("warp group").str();
+    row.kind = o->getString("role").value_or("") == "producer" ? RowKind::Producer
+                                                                 : RowKind::Consumer;
+    row.warpGroup = o->getInteger("id").value_or(static_cast<int64_t>(shape.rows.size()));
+    shape.rows.push_back(row);
+  }
+  std::vector<int64_t> unitIds;
+  for (const json::Value &u : *units) {
+    const json::Object *o = u.getAsObject();
+    if (!o || !o->getInteger("id") || !o->getString("name")) {
+      error = "a unit of the trace has no id or name";
+      return false;
+    }
+    unitIds.push_back(*o->getInteger("id"));
+    // The kind comes from the loop graph (the app matches names).
+    shape.units.push_back({o->getString("name")->str(), ZoneKind::Other});
+  }
+  for (const json::Value &c : *ctas) {
+    const json::Object *o = c.getAsObject();
+    const json::Array *events = o ? o->getArray("events") : nullptr;
+    if (!events) {
+      error = "a CTA of the trace has no events";
+      return false;
+    }
+    MeasuredCta m;
+    m.cta = o->getInteger("cta").value_or(0);
+    m.sm = o->getInteger("sm").value_or(-1);
+    m.timeline = shape;
+    m.timeline.title = "CTA " + std::to_string(m.cta) +
+                       (m.sm >= 0 ? " (SM " + std::to_string(m.sm) + ")" : "");
+    double origin = -1;
+    for (const json::Value &e : *events) {
+      const json::Array *a = e.getAsArray();
+      if (!a || a->size() != 5) {
+        error = "an event of the trace is not [warp group, unit, iteration, start, duration]";
+        return false;
+      }
+      auto num = [&](size_t i) { return (*a)[i].getAsNumber().value_or(-1); };
+      double wg = num(0), unit = num(1), start = num(3), dur = num(4);
+      size_t u = 0;
+      while (u < unitIds.size() && unitIds[u] != static_cast<int64_t>(unit))
+        ++u;
+      if (wg < 0 || wg >= static_cast<double>(shape.rows.size()) || u == unitIds.size() ||
+          start < 0 || dur < 0) {
+        error = "an event of the trace names an unknown warp group or unit";
+        return false;
+      }
+      Zone z;
+      z.row = static_cast<uint16_t>(wg);
+      z.unit = static_cast<uint16_t>(u);
+      z.iteration = static_cast<int32_t>(num(2));
+      z.start = start;
+      z.end = start + dur;
+      m.timeline.zones.push_back(z);
+      origin = origin < 0 ? start : std::min(origin, start);
+    }
+    for (Zone &z : m.timeline.zones) {
+      z.start -= origin;
+      z.end -= origin;
+    }
+    m.timeline.sortZones();
+    out.ctas.push_back(std::move(m));
+  }
+  return true;
+}
+
+} // namespace
 
 bool stagecraft::app::parseRunnerReply(const std::string &line,
                                        RunnerReply &reply, std::string &error) {
@@ -133,5 +234,17 @@ bool stagecraft::app::parseRunnerReply(const std::string &line,
   if (const json::Object *d = o->getObject("device"))
     if (std::optional<llvm::StringRef> n = d->getString("name"))
       reply.deviceName = n->str();
+  if (const json::Object *t = o->getObject("trace")) {
+    if (std::optional<llvm::StringRef> e = t->getString("error")) {
+      reply.traceError = e->str();
+    } else {
+      MeasuredTrace trace;
+      std::string why;
+      if (parseTrace(*t, trace, why))
+        reply.trace = std::move(trace);
+      else
+        reply.traceError = "unreadable trace: " + why;
+    }
+  }
   return true;
 }

@@ -8,11 +8,30 @@
 #ifndef STAGECRAFT_APP_RUNNERPROTOCOL_H
 #define STAGECRAFT_APP_RUNNERPROTOCOL_H
 
+#include "core/Timeline/Timeline.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stagecraft::app {
+
+/// One sampled CTA of a measured timeline: a row per warp group, times in ns
+/// from the CTA's first event (so it lines up with a predicted CTA).
+struct MeasuredCta {
+  int64_t cta = 0;
+  int64_t sm = -1; // -1: it recorded nothing
+  timeline::Timeline timeline;
+};
+
+/// The result's "trace" object (docs/runner-protocol.md).
+struct MeasuredTrace {
+  double overhead = 0; // instrumented / plain median - 1
+  double plainMedianUs = 0, instrumentedMedianUs = 0;
+  std::vector<MeasuredCta> ctas;
+  std::vector<std::string> warnings;
+};
 
 struct RunnerReply {
   std::optional<uint64_t> id;  // absent when the runner could not read one
@@ -27,17 +46,22 @@ struct RunnerReply {
   std::string bundle;                  // the directory the runner used
   std::optional<bool> probe;           // a ping's probe: can it read the app's files?
   std::optional<int> receivedFiles;    // files of an uploaded bundle it wrote
+  /// The measured timeline, when the request asked for one and the bundle
+  /// has an instrumented kernel; else why not (traceError).
+  std::optional<MeasuredTrace> trace;
+  std::string traceError;
   std::string line;  // as received, for the log
 };
 
-/// {"id": N, "bundle": "/abs/path"}
-std::string runRequestLine(uint64_t id, const std::string &bundleDir);
+/// {"id": N, "bundle": "/abs/path"} (with "trace": true when `trace`)
+std::string runRequestLine(uint64_t id, const std::string &bundleDir, bool trace = false);
 /// {"id": N, "upload": {"manifest.json": BASE64, ...}}: the bundle itself,
 /// for a runner that cannot read the app's files (docs/runner-protocol.md).
-/// Reads the files the runner needs from `bundleDir`; false (with `error`)
-/// when they cannot be read or exceed the runner's limits.
+/// Reads the files the runner needs from `bundleDir` (the instrumented
+/// kernel's too, when there is one); false (with `error`) when they cannot
+/// be read or exceed the runner's limits.
 bool uploadRunRequestLine(uint64_t id, const std::string &bundleDir,
-                          std::string &line, std::string &error);
+                          std::string &line, std::string &error, bool trace = false);
 /// {"id": N, "cmd": "ping"}: the runner answers with its device.
 std::string pingRequestLine(uint64_t id);
 /// The same with a probe: the runner also says whether it can read the file

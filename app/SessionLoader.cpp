@@ -10,6 +10,7 @@
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
+#include "core/Timeline/UnitCosts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -81,6 +82,12 @@ LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
       out.kernel = p.kernel.getSymName().str();
       if (out.graph.kernel.empty())
         out.graph.kernel = out.kernel;
+      FailureOr<timeline::KernelCosts> costs =
+          timeline::extractKernelCosts(p.kernel, out.graph);
+      if (succeeded(costs)) {
+        out.costs = std::move(*costs);
+        out.hasCosts = true;
+      }
     }
   }
   out.diagnostics = std::move(p.diagnostics);

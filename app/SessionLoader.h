@@ -10,6 +10,7 @@
 #define STAGECRAFT_APP_SESSIONLOADER_H
 
 #include "core/Schedule/LoopGraph.h"
+#include "core/Timeline/KernelCosts.h"
 
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ struct LoadedIr {
   bool ok = false;
   LoopGraph graph;
   std::string kernel;
+  /// The work of each unit at the kernel's default sizes, for the predicted
+  /// timeline (core/Timeline); `hasCosts` false (and a line in `diagnostics`)
+  /// when they could not be read, which leaves the rest of the app working.
+  timeline::KernelCosts costs;
+  bool hasCosts = false;
   /// "file:line:col: error: ..." lines when !ok (and any warnings).
   std::vector<std::string> diagnostics;
 };

@@ -45,30 +45,40 @@ CUmodule loadPtxModule(const std::string &ptxText, const std::string &what) {
   return m;
 }
 
-LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDir, CUdevice device,
-                           std::vector<std::string> *warnings)
-    : manifest_(manifest) {
+namespace {
+
+// Loads DIR/STEM.cubin when present and loadable, else DIR/STEM.ptx through the JIT.
+CUmodule loadModule(const std::string &dir, const std::string &stem, std::vector<std::string> *warnings,
+                    std::string *source) {
   std::string cubin, ptx;
-  bool haveCubin = readFile(bundleDir + "/kernel.cubin", &cubin) && !cubin.empty();
-  bool havePtx = readFile(bundleDir + "/kernel.ptx", &ptx) && !ptx.empty();
+  bool haveCubin = readFile(dir + "/" + stem + ".cubin", &cubin) && !cubin.empty();
+  bool havePtx = readFile(dir + "/" + stem + ".ptx", &ptx) && !ptx.empty();
   if (!haveCubin && !havePtx)
-    throw std::runtime_error("bundle " + bundleDir + " has neither kernel.cubin nor kernel.ptx");
+    throw std::runtime_error("bundle " + dir + " has neither " + stem + ".cubin nor " + stem + ".ptx");
+  CUmodule m = nullptr;
   if (haveCubin) {
-    CUresult r = driver().cuModuleLoadData(&module_, cubin.data());
+    CUresult r = driver().cuModuleLoadData(&m, cubin.data());
     if (r == CUDA_SUCCESS) {
-      info_.moduleSource = "cubin";
-    } else if (havePtx && (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE ||
-                           r == CUDA_ERROR_INVALID_SOURCE)) {
-      warnings->push_back("kernel.cubin did not load (" + cudaErrorText(r) + "); used kernel.ptx");
-      module_ = nullptr;
+      *source = "cubin";
+      return m;
+    }
+    if (havePtx && (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE ||
+                    r == CUDA_ERROR_INVALID_SOURCE)) {
+      warnings->push_back(stem + ".cubin did not load (" + cudaErrorText(r) + "); used " + stem + ".ptx");
     } else {
-      throw CudaError(r, "loading kernel.cubin: " + cudaErrorText(r));
+      throw CudaError(r, "loading " + stem + ".cubin: " + cudaErrorText(r));
     }
   }
-  if (!module_) {
-    module_ = loadPtxModule(ptx, "kernel.ptx");
-    info_.moduleSource = "ptx";
-  }
+  *source = "ptx";
+  return loadPtxModule(ptx, stem + ".ptx");
+}
+
+}  // namespace
+
+LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDir, CUdevice device,
+                           std::vector<std::string> *warnings)
+    : manifest_(manifest), device_(device) {
+  module_ = loadModule(bundleDir, "kernel", warnings, &info_.moduleSource);
 
   CUresult r = driver().cuModuleGetFunction(&function_, module_, manifest.kernel.c_str());
   if (r != CUDA_SUCCESS)
@@ -85,33 +95,58 @@ LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDi
     throw std::runtime_error("block of " + std::to_string(threads) + " threads exceeds the kernel's limit of " +
                              std::to_string(info_.maxThreadsPerBlock) + " (registers: " +
                              std::to_string(info_.registersPerThread) + " per thread)");
+  setAttributes(function_, device);
+}
 
+void LoadedBundle::setAttributes(CUfunction f, CUdevice device) {
   // Above 48 KiB of dynamic shared memory a kernel must opt in, up to the device's limit.
   constexpr int64_t kDefaultDynamicSmemLimit = 48 * 1024;
-  if (manifest.dynamicSmemBytes > kDefaultDynamicSmemLimit) {
+  CUresult r;
+  if (manifest_.dynamicSmemBytes > kDefaultDynamicSmemLimit) {
     int optin = 0;
     CU_CHECK(driver().cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device));
-    if (manifest.dynamicSmemBytes + info_.staticSmemBytes > optin)
-      throw std::runtime_error("dynamic_smem_bytes " + std::to_string(manifest.dynamicSmemBytes) + " + static " +
-                               std::to_string(info_.staticSmemBytes) + " exceeds the device's " +
+    int staticSmem = attribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES");
+    if (manifest_.dynamicSmemBytes + staticSmem > optin)
+      throw std::runtime_error("dynamic_smem_bytes " + std::to_string(manifest_.dynamicSmemBytes) + " + static " +
+                               std::to_string(staticSmem) + " exceeds the device's " +
                                std::to_string(optin) + " bytes per block");
-    r = driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    int(manifest.dynamicSmemBytes));
+    r = driver().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    int(manifest_.dynamicSmemBytes));
     if (r != CUDA_SUCCESS)
       throw CudaError(r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                             std::to_string(manifest.dynamicSmemBytes) + "): " + cudaErrorText(r));
+                             std::to_string(manifest_.dynamicSmemBytes) + "): " + cudaErrorText(r));
   }
   // Clusters above 8 blocks are "non-portable" and need an opt-in.
-  if (manifest.hasCluster && manifest.cluster[0] * manifest.cluster[1] * manifest.cluster[2] > 8) {
-    r = driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  if (manifest_.hasCluster && manifest_.cluster[0] * manifest_.cluster[1] * manifest_.cluster[2] > 8) {
+    r = driver().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
     if (r != CUDA_SUCCESS)
       throw CudaError(r, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED): " + cudaErrorText(r));
   }
 }
 
+void LoadedBundle::loadInstrumented(const TimelineSpec &spec, const std::string &bundleDir,
+                                    std::vector<std::string> *warnings) {
+  std::string source;
+  instrumentedModule_ = loadModule(bundleDir, spec.module, warnings, &source);
+  CUresult r = driver().cuModuleGetFunction(&instrumented_, instrumentedModule_, spec.kernel.c_str());
+  if (r != CUDA_SUCCESS) {
+    instrumented_ = nullptr;
+    throw CudaError(r, "kernel \"" + spec.kernel + "\" not found in " + spec.module + "." + source + ": " +
+                           cudaErrorText(r));
+  }
+  int64_t threads = manifest_.block[0] * manifest_.block[1] * manifest_.block[2];
+  int maxThreads = attribute(instrumented_, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "MAX_THREADS_PER_BLOCK");
+  if (threads > maxThreads)
+    throw std::runtime_error("the instrumented kernel takes at most " + std::to_string(maxThreads) +
+                             " threads per block; the launch has " + std::to_string(threads));
+  setAttributes(instrumented_, device_);
+}
+
 LoadedBundle::~LoadedBundle() {
   buffers_.clear();
-  if (module_) driver().cuModuleUnload(module_);  // a failure at teardown changes nothing
+  // A failure at teardown changes nothing.
+  if (instrumentedModule_) driver().cuModuleUnload(instrumentedModule_);
+  if (module_) driver().cuModuleUnload(module_);
 }
 
 void LoadedBundle::allocate(int inputSets, const RunnerKernels &kernels, CUstream stream) {
@@ -183,7 +218,14 @@ void LoadedBundle::poisonOutputs(CUstream stream) {
   }
 }
 
-void LoadedBundle::launch(int set, CUstream stream) {
+void LoadedBundle::launch(int set, CUstream stream) { launchFunction(function_, set, stream, nullptr); }
+
+void LoadedBundle::launchInstrumented(int set, CUstream stream, CUdeviceptr eventBuffer) {
+  if (!instrumented_) throw std::logic_error("the instrumented kernel is not loaded");
+  launchFunction(instrumented_, set, stream, &eventBuffer);
+}
+
+void LoadedBundle::launchFunction(CUfunction f, int set, CUstream stream, const CUdeviceptr *extra) {
   for (const auto &t : manifest_.tensors)
     if (t.role == TensorRole::Scratch)
       CU_CHECK(driver().cuMemsetD8Async(tensor(t.name), 0, size_t(t.byteSize()), stream));
@@ -193,7 +235,9 @@ void LoadedBundle::launch(int set, CUstream stream) {
   std::vector<CUdeviceptr> pointers(n);
   std::vector<int64_t> ints(n);
   std::vector<float> floats(n);
-  std::vector<void *> args(n);
+  std::vector<void *> args(n + (extra ? 1 : 0));
+  CUdeviceptr extraArg = extra ? *extra : 0;
+  if (extra) args[n] = &extraArg;  // the instrumented kernel's trailing .u64 event buffer
   for (size_t i = 0; i < n; ++i) {
     const ParamSpec &p = manifest_.params[i];
     switch (p.kind) {
@@ -239,7 +283,7 @@ void LoadedBundle::launch(int set, CUstream stream) {
     config.attrs = &cluster;
     config.numAttrs = 1;
   }
-  CUresult r = driver().cuLaunchKernelEx(&config, function_, args.data(), nullptr);
+  CUresult r = driver().cuLaunchKernelEx(&config, f, args.data(), nullptr);
   if (r != CUDA_SUCCESS) throw CudaError(r, "cuLaunchKernelEx(" + manifest_.kernel + "): " + cudaErrorText(r));
 }
 

@@ -54,13 +54,28 @@ public:
   // Enqueues one launch reading input set `set` (scratch is zeroed first).
   void launch(int set, CUstream stream);
 
+  // Loads the instrumented kernel (manifest "timeline": timeline.cubin, else timeline.ptx) and
+  // gives it the main kernel's attributes. Throws like the constructor.
+  void loadInstrumented(const TimelineSpec &spec, const std::string &bundleDir,
+                        std::vector<std::string> *warnings);
+  bool hasInstrumented() const { return instrumented_ != nullptr; }
+  // Enqueues one launch of the instrumented kernel: the same parameters plus `eventBuffer`.
+  void launchInstrumented(int set, CUstream stream, CUdeviceptr eventBuffer);
+
   // The device address of a tensor (inputs: of input set `set`).
   CUdeviceptr tensor(const std::string &name, int set = 0) const;
 
 private:
+  void launchFunction(CUfunction f, int set, CUstream stream, const CUdeviceptr *extra);
+  // Opt-in to large dynamic shared memory and big clusters, as the manifest needs.
+  void setAttributes(CUfunction f, CUdevice device);
+
   const Manifest &manifest_;
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
+  CUmodule instrumentedModule_ = nullptr;
+  CUfunction instrumented_ = nullptr;
+  CUdevice device_ = 0;
   FunctionInfo info_;
   int inputSets_ = 0;
   // tensor name -> one buffer per input set (one for outputs and scratch)

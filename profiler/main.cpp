@@ -32,11 +32,13 @@ constexpr int kExitFault = 3;          // the kernel faulted: the context is dea
 constexpr size_t kMaxRequestLine = 1 << 20;
 
 const char *kUsage =
-    "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS]\n"
+    "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS] [--trace FILE.json]\n"
     "       stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS] [--dry-run]\n"
     "Runs a kernel bundle on GPU 0, checks its output and times it; prints JSON on stdout.\n"
     "--serve reads one JSON request per line on stdin and answers one JSON line each.\n"
-    "--dry-run (with --serve) uses no GPU: runs are answered by checking the bundle.\n";
+    "--dry-run (with --serve) uses no GPU: runs are answered by checking the bundle.\n"
+    "--trace runs the bundle's instrumented kernel after timing and writes its events as Chrome\n"
+    "trace-event JSON (Perfetto opens it); the overhead is in the result's \"trace\" object.\n";
 
 // Reads one line of at most `limit` bytes; a longer line is consumed to its end and reported
 // with *tooLong (so a huge line costs no memory). False at the end of input.
@@ -212,6 +214,8 @@ int runOnce(const Request &req) {
   Result r = session->run(req);
   writeStdoutLine(serializeResult(r));
   int code = exitCodeFor(r);
+  // --trace asked for a file: not writing it is an error, whatever the run's status.
+  if (code == kExitOk && req.trace && r.traceFile.empty()) code = kExitError;
   if (session->contextDead()) std::_Exit(code);
   return code;
 }
@@ -254,6 +258,14 @@ int main(int argc, char **argv) {
     } else if (a == "--watchdog") {
       needValue(0.001, 86400, &v);
       req.watchdogSeconds = v;
+    } else if (a == "--trace") {
+      if (i + 1 >= argc) {
+        usageError = "--trace needs a file name";
+      } else {
+        req.trace = true;
+        req.traceFile = argv[++i];
+        if (req.traceFile.empty()) usageError = "--trace needs a file name";
+      }
     } else if (a == "--no-verify") {
       req.verify = false;
     } else if (!a.empty() && a[0] == '-') {
@@ -265,6 +277,8 @@ int main(int argc, char **argv) {
     }
   }
   if (usageError.empty() && serveMode && !req.bundle.empty()) usageError = "--serve takes no bundle directory";
+  if (usageError.empty() && serveMode && req.trace)
+    usageError = "--trace takes one bundle; with --serve, ask for \"trace\": true in a request";
   if (usageError.empty() && dryRun && !serveMode) usageError = "--dry-run goes with --serve";
   if (usageError.empty() && !serveMode && req.bundle.empty()) usageError = "no bundle directory given";
   if (!usageError.empty()) {

@@ -492,6 +492,7 @@ Manifest parseManifest(const std::string &text) {
 
   m.reference = parseReference(top, m);
   if (top.has("peer")) m.peer = parseReference(top, m, "peer");
+  if (top.has("timeline")) m.timeline = parseTimelineSpec(top.get("timeline"), m.grid, m.warnings);
   top.reportUnused(m.warnings);
 
   double expected = referenceFlops(m.peer.kind != ReferenceSpec::Kind::None ? m.peer : m.reference);

@@ -8,9 +8,11 @@
 #pragma once
 
 #include "json.h"
+#include "timeline_spec.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -141,6 +143,8 @@ struct Manifest {
   std::vector<TensorSpec> tensors;
   std::vector<ParamSpec> params;
   ReferenceSpec reference;
+  // The instrumented variant of the kernel (optional "timeline" object).
+  std::optional<TimelineSpec> timeline;
   // A second check where the kernel's math is exactly a GEMM or attention (kind Gemm or
   // Attention; None otherwise); a GEMM peer is also the timed peer (cuBLAS).
   ReferenceSpec peer;

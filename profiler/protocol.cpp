@@ -69,6 +69,9 @@ Request parseRequest(const std::string &line, const Request &defaults, json::Val
     } else if (k == "verify") {
       if (!f.isBool()) throw std::invalid_argument("request field \"verify\": expected true or false");
       r.verify = f.asBool();
+    } else if (k == "trace") {
+      if (!f.isBool()) throw std::invalid_argument("request field \"trace\": expected true or false");
+      r.trace = f.asBool();
     } else if (k == "watchdog_s") {
       if (!f.isNumber() || !(f.asDouble() > 0.0) || !std::isfinite(f.asDouble()))
         throw std::invalid_argument("request field \"watchdog_s\": expected a positive number");
@@ -207,6 +210,8 @@ Value resultToJson(const Result &r) {
   o.set("reference_tflops", optNum(r.referenceTflops));
   o.set("ratio_to_reference", r.verified ? optNum(r.ratioToReference) : Value::null());
   o.set("problem", r.problem);
+  o.set("trace", r.trace);
+  o.set("trace_file", r.traceFile.empty() ? Value::null() : Value::string(r.traceFile));
   Value w = Value::array();
   for (const auto &s : r.warnings) w.push(Value::string(s));
   o.set("warnings", w);

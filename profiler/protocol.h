@@ -34,7 +34,17 @@ struct Request {
   int reps = kDefaultReps;
   bool verify = true;
   double watchdogSeconds = kDefaultWatchdogSeconds;
+  // Run the instrumented kernel after timing and return its events (manifest "timeline").
+  bool trace = false;
+  // stagecraft-run --trace FILE: also write them as Chrome trace-event JSON there.
+  std::string traceFile;
 };
+
+// Repetitions of the instrumented kernel when tracing (the overhead is its median over the
+// plain kernel's), capped by the request's reps.
+constexpr int kTraceReps = 10;
+// Above this overhead (instrumented / plain median - 1) the trace carries a warning.
+constexpr double kMaxTraceOverhead = 0.05;
 
 // Parses one request line. Throws json::JsonError for syntax errors and std::invalid_argument
 // for a well-formed request with bad fields; `idOut` receives the id whenever it could be read,
@@ -101,6 +111,10 @@ struct Result {
   std::optional<double> ratioToReference;
   json::Value problem;
   std::vector<std::string> warnings;
+  // Measured timeline (request "trace"): the object of docs/runner-protocol.md, or
+  // {"error": why} when it could not be taken; null when not asked for.
+  json::Value trace;
+  std::string traceFile;  // where --trace wrote the Chrome trace ("" when it did not)
   // The answer to a ping's probe; null when there was none.
   std::optional<bool> probe;
   // The uploaded files the runner wrote (name, bytes); null when the bundle was a path.

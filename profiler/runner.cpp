@@ -7,6 +7,7 @@
 #include "flops.h"
 #include "launch.h"
 #include "manifest.h"
+#include "timeline_events.h"
 #include "timing_plan.h"
 #include "verify.h"
 
@@ -364,9 +365,79 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   } catch (const std::exception &e) {
     r.warnings.push_back(std::string("the cuBLASLt FP8 peer was not timed: ") + e.what());
   }
+  if (request.trace) measureTimeline(request, m, bundle, sets, r);
   if (cupti_->droppedRecords() != 0)
     r.warnings.push_back("CUPTI dropped " + std::to_string(cupti_->droppedRecords()) + " activity records");
   r.status = Status::Ok;
+}
+
+void GpuSession::measureTimeline(const Request &request, const Manifest &m, LoadedBundle &bundle, int sets,
+                                 Result &r) {
+  auto fail = [&](const std::string &why) {
+    r.trace = json::Value::object({{"error", json::Value::string(why)}});
+    r.warnings.push_back("no trace: " + why);
+  };
+  if (!m.timeline) {
+    fail("the bundle has no instrumented kernel (manifest.json has no \"timeline\")");
+    return;
+  }
+  if (!r.timing) {
+    fail("the plain kernel was not timed, so the overhead cannot be measured");
+    return;
+  }
+  const TimelineSpec &spec = *m.timeline;
+  try {
+    bundle.loadInstrumented(spec, request.bundle, &r.warnings);
+  } catch (const CudaError &e) {
+    if (e.sticky()) throw;
+    fail(e.what());
+    return;
+  } catch (const std::runtime_error &e) {
+    fail(e.what());
+    return;
+  }
+  const size_t bytes = size_t(spec.bufferBytes());
+  DeviceBuffer events(bytes, "the timeline event buffer");
+  // One untimed launch, then the timed ones; the buffer is cleared before each (outside the
+  // CUPTI window), so it ends up holding the last launch's events.
+  const int reps = std::max(1, std::min(request.reps, kTraceReps));
+  std::vector<double> samples;
+  size_t kernelsPerRep = 0;
+  for (int i = 0; i <= reps; ++i) {
+    CU_CHECK(driver().cuMemsetD8Async(events.get(), 0, bytes, stream_));
+    waitStream(stream_, "clearing the timeline buffer");
+    if (i > 0) cupti_->beginWindow();
+    bundle.launchInstrumented((request.warmup + i) % sets, stream_, events.get());
+    waitStream(stream_, "a launch of the instrumented kernel");
+    if (i > 0) {
+      std::vector<KernelRecord> recs = cupti_->endWindow();
+      samples.push_back(spanMicroseconds(recs, "the timed launch of the instrumented " + m.kernel));
+      kernelsPerRep = std::max(kernelsPerRep, recs.size());
+    }
+  }
+  Timing t = summarize(samples, int(kernelsPerRep));
+  std::vector<uint8_t> host(bytes);
+  CU_CHECK(driver().cuMemcpyDtoH(host.data(), events.get(), bytes));
+  DecodedTimeline decoded = decodeTimeline(spec, host.data(), host.size());
+  TraceFacts facts;
+  facts.kernel = m.kernel;
+  facts.device = device_.name;
+  facts.plainMedianUs = r.timing->medianUs;
+  facts.instrumentedMedianUs = t.medianUs;
+  facts.overhead = r.timing->medianUs > 0 ? t.medianUs / r.timing->medianUs - 1.0 : 0.0;
+  facts.reps = reps;
+  if (facts.overhead > kMaxTraceOverhead)
+    decoded.warnings.push_back("the instrumented kernel is " + std::to_string(int(facts.overhead * 1000) / 10.0) +
+                               "% slower than the plain one (over the " +
+                               std::to_string(int(kMaxTraceOverhead * 100)) + "% the probes may cost)");
+  r.trace = timelineToJson(spec, decoded, facts);
+  if (!request.traceFile.empty()) {
+    std::string error = trace::writeFileAtomically(request.traceFile, trace::toJson(measuredTrace(spec, decoded, facts)));
+    if (error.empty())
+      r.traceFile = request.traceFile;
+    else
+      fail(error);
+  }
 }
 
 }  // namespace stagecraft::profiler

@@ -5,6 +5,8 @@
 #include "cublas_reference.h"
 #include "cublaslt_fp8.h"
 #include "cupti_timer.h"
+#include "launch.h"
+#include "manifest.h"
 #include "protocol.h"
 #include "runner_kernels.h"
 #include "watchdog.h"
@@ -36,6 +38,8 @@ private:
   GpuSession() = default;
   void waitStream(CUstream stream, const char *what);
   void runOrThrow(const Request &request, Result &r);
+  // Runs the instrumented kernel (after timing), times it the same way and fills r.trace.
+  void measureTimeline(const Request &request, const Manifest &m, LoadedBundle &bundle, int sets, Result &r);
 
   CUdevice cuDevice_ = 0;
   CUcontext context_ = nullptr;

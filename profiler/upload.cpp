@@ -65,7 +65,7 @@ void removeTree(const std::string &dir) {
 
 const std::vector<std::string> &uploadFileNames() {
   static const std::vector<std::string> names = {"manifest.json", "kernel.cubin", "kernel.ptx",
-                                                      "reference.ptx"};
+                                                      "reference.ptx", "timeline.cubin", "timeline.ptx"};
   return names;
 }
 
@@ -133,7 +133,7 @@ std::vector<UploadedFile> decodeUpload(const json::Value &upload) {
   bool hasManifest = false, hasModule = false;
   for (const UploadedFile &f : files) {
     hasManifest |= f.name == "manifest.json";
-    hasModule |= f.name != "manifest.json";
+    hasModule |= f.name == "kernel.cubin" || f.name == "kernel.ptx";
   }
   if (!hasManifest) throw std::invalid_argument(field + ": no manifest.json");
   if (!hasModule) throw std::invalid_argument(field + ": neither kernel.cubin nor kernel.ptx");

@@ -2,7 +2,8 @@
 // (docs/runner-protocol.md#bundles-in-the-request).
 //
 // A request's "upload" object maps file names to base64 contents. Only the files the runner
-// reads are accepted (manifest.json, kernel.cubin, kernel.ptx, reference.ptx), each within a size limit, and
+// reads are accepted (manifest.json, kernel.cubin, kernel.ptx, reference.ptx, and the instrumented
+// kernel's timeline.cubin and timeline.ptx), each within a size limit, and
 // everything is decoded and checked before anything is written. The files go into a private
 // directory (mkdtemp: mode 0700, under $TMPDIR or /tmp), are written with O_EXCL|O_NOFOLLOW
 // relative to that directory, and are removed when the request is done, on every path out:

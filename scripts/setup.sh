@@ -11,7 +11,8 @@ PACKAGES=(cmake ninja-build g++ ccache python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libglfw3-dev libimgui-dev libgl1-mesa-dev libgl1-mesa-dri
   xvfb xauth
-  libstb-dev fonts-dejavu-core)  # the app: PNG screenshots (stb_image_write), legible fonts
+  libstb-dev fonts-dejavu-core  # the app: PNG screenshots (stb_image_write), legible fonts
+  clang-22 libclang-rt-22-dev)  # the fuzz build (scripts/fuzz-build.sh, run by scripts/test.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -22,6 +22,7 @@ const char *stagecraft::unitKindName(UnitKind kind) {
 const char *stagecraft::ruleName(Rule rule) {
   switch (rule) {
   case Rule::UnknownUnit: return "unknown-unit";
+  case Rule::OutOfRange: return "out-of-range";
   case Rule::SameIterationStage: return "same-iteration-stage";
   case Rule::SameIterationOrder: return "same-iteration-order";
   case Rule::LoopCarriedDistance: return "loop-carried-distance";
@@ -223,7 +224,8 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
   }
-  int64_t total = g.fixedSmemBytes + std::max(ring, g.epilogueSmemBytes);
+  int64_t total = g.fixedSmemBytes + (g.persistent ? ring + g.epilogueSmemBytes
+                                                    : std::max(ring, g.epilogueSmemBytes));
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
@@ -368,6 +370,20 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
                    e.name, known)
                .str()});
     }
+
+  // The rules below compute with stages and orders: values no schedule
+  // file or IR can hold (the app's moves can) stop here.
+  bool inRange = true;
+  for (unsigned u = 0; u < g.units.size(); ++u) {
+    std::string range = describeOutOfRange(effectiveSchedule(g, schedule, u));
+    if (range.empty())
+      continue;
+    inRange = false;
+    r.violations.push_back({Rule::OutOfRange, g.units[u].name, "", g.units[u].location,
+                            formatv("{0} has {1}", g.units[u].name, range).str()});
+  }
+  if (!inRange)
+    return r;
 
   Placed p(g, schedule);
   for (unsigned u = 0; u < g.units.size(); ++u)

@@ -21,6 +21,7 @@ namespace stagecraft {
 
 enum class Rule {
   UnknownUnit,
+  OutOfRange,
   SameIterationStage,
   SameIterationOrder,
   LoopCarriedDistance,

@@ -79,9 +79,13 @@ struct LoopGraph {
   /// Shared memory beside the ring buffers: tiles loaded outside the loop
   /// (live throughout).
   int64_t fixedSmemBytes = 0;
-  /// Staging tiles of the stores after the loop; they reuse the ring, which
-  /// is free by then.
+  /// The stores' staging: two slots of one stored panel (128-byte swizzled
+  /// rows, as loads). They reuse the rings, free by then, except in a
+  /// persistent kernel, whose producer fills the next tile's rings while the
+  /// consumers store.
   int64_t epilogueSmemBytes = 0;
+  /// The pipelined loop sits in a tile loop (a persistent kernel).
+  bool persistent = false;
   /// Warp groups per schedule group (`tile.warpgroups`); missing groups have 1.
   std::vector<int64_t> warpGroups;
   /// The schedule written in the IR, with defaults for ops that had none.

@@ -10,6 +10,21 @@
 using namespace stagecraft;
 using llvm::StringRef;
 
+std::string stagecraft::describeOutOfRange(const OpSchedule &s) {
+  struct Field {
+    const char *name;
+    int64_t value, hi;
+  } fields[] = {{"stage", s.stage, kMaxStage},
+                {"order", s.order, kMaxOrder},
+                {"group", s.group, kMaxGroup},
+                {"wait", s.wait, kMaxWait}};
+  for (const Field &f : fields)
+    if (f.value < 0 || f.value > f.hi)
+      return llvm::formatv("{0} {1}, outside 0..{2}", f.name, f.value, f.hi)
+          .str();
+  return "";
+}
+
 const OpSchedule *Schedule::find(StringRef name) const {
   for (const ScheduleEntry &e : entries_)
     if (e.name == name)
@@ -170,10 +185,10 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
       int64_t *dst;
       bool required;
       int64_t lo, hi;
-    } fields[] = {{"stage", &sched.stage, true, 0, 64},
-                  {"order", &sched.order, true, 0, 1 << 20},
-                  {"group", &sched.group, true, 0, 7},
-                  {"wait", &sched.wait, false, 0, 7}};
+    } fields[] = {{"stage", &sched.stage, true, 0, kMaxStage},
+                  {"order", &sched.order, true, 0, kMaxOrder},
+                  {"group", &sched.group, true, 0, kMaxGroup},
+                  {"wait", &sched.wait, false, 0, kMaxWait}};
     for (const Field &f : fields) {
       const llvm::json::Value *v = entry->get(f.key);
       if (!v) {

@@ -34,6 +34,18 @@ struct OpSchedule {
   bool operator!=(const OpSchedule &o) const { return !(*this == o); }
 };
 
+/// The range of each field, as the JSON form and `#tile.sched` enforce them.
+/// Legality reports a schedule with a field outside (rule out-of-range)
+/// before any rule that computes with the values.
+inline constexpr int64_t kMaxStage = 64;
+inline constexpr int64_t kMaxOrder = 1 << 20;
+inline constexpr int64_t kMaxGroup = 7;
+inline constexpr int64_t kMaxWait = 7;
+
+/// "" when every field of `s` is in range, else which is not, e.g.
+/// "stage 70, outside 0..64".
+std::string describeOutOfRange(const OpSchedule &s);
+
 struct ScheduleEntry {
   std::string name;
   OpSchedule sched;

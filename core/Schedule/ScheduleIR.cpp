@@ -59,6 +59,14 @@ FailureOr<scf::ForOp> stagecraft::findPipelinedLoop(func::FuncOp kernel) {
         return;
       }
   });
+  // A persistent kernel's tile loop may load per-tile tiles (Q of an
+  // attention) around the pipelined loop: the innermost candidate is the
+  // one to pipeline.
+  llvm::erase_if(loops, [&](scf::ForOp outer) {
+    return llvm::any_of(loops, [&](scf::ForOp inner) {
+      return inner != outer && outer->isProperAncestor(inner);
+    });
+  });
   if (loops.empty())
     return kernel.emitError("kernel @")
            << kernel.getSymName()
@@ -299,14 +307,24 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
 
   // Shared memory beside the ring: loads outside the loop, and the staging
   // tiles of stores (which reuse the ring after the loop).
+  g.persistent = isa<scf::ForOp>(loop->getParentOp());
+  int64_t slot = 0;
   kernel.walk([&](Operation *op) {
     if (op->getParentOp() == loop.getOperation())
       return;
-    if (auto load = dyn_cast<LoadOp>(op))
-      g.fixedSmemBytes += load.getDesc().getType().getBoxBytes();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      g.epilogueSmemBytes += store.getDesc().getType().getBoxBytes();
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      // A load in a persistent kernel's tile loop has a ring of two.
+      bool perTile = g.persistent && op->getParentOp() == loop->getParentOp();
+      g.fixedSmemBytes += (perTile ? 2 : 1) * load.getDesc().getType().getBoxBytes();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      DescType d = store.getDesc().getType();
+      int64_t panel = d.getTileShape().size() >= 2
+                          ? d.getBoxBytes() / d.getBoxShape().back() * d.getLoadBoxShape().back()
+                          : d.getBoxBytes();
+      slot = std::max(slot, (panel + 1023) / 1024 * 1024);
+    }
   });
+  g.epilogueSmemBytes = 2 * slot;
 
   // The schedule in the IR, with defaults.
   int64_t maxStage = -1, maxOrder = -1;

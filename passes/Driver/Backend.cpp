@@ -8,7 +8,6 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -20,9 +19,14 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <chrono>
 #include <mutex>
 #include <regex>
+#include <thread>
+
+#include <signal.h>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -44,31 +48,71 @@ static void initNVPTX() {
   });
 }
 
-LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::string &ptxOut,
+PtxEmission::PtxEmission() = default;
+PtxEmission::~PtxEmission() = default;
+PtxEmission::PtxEmission(PtxEmission &&) = default;
+PtxEmission &PtxEmission::operator=(PtxEmission &&) = default;
+
+std::string PtxEmission::printLlvmIR() {
+  std::string text;
+  if (optimized) {
+    llvm::raw_string_ostream os(text);
+    optimized->print(os, nullptr);
+  }
+  optimized.reset();
+  return text;
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double millisSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+} // namespace
+
+LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission &out,
+                                  const std::function<void()> &translated,
                                   const Target &gpu) {
   initNVPTX();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "stagecraft");
-  if (!llvmModule)
-    return module.emitError("translation to LLVM IR failed");
-
+  auto t = Clock::now();
   const char *tripleName = "nvptx64-nvidia-cuda";
   llvm::Triple triple(tripleName);
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return module.emitError("NVPTX target unavailable: ") << error;
+  // Made per call: it costs about 0.1 ms (measured), and a TargetMachine is
+  // not to be shared between threads.
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, gpu.name(), gpu.ptxFeature(), targetOptions, std::nullopt, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
+
+  out.llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, *out.llvmContext, "stagecraft");
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
-  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
-    return module.emitError("the generated LLVM IR is invalid");
+  std::string invalid;
+  llvm::raw_string_ostream invalidStream(invalid);
+  if (llvm::verifyModule(*llvmModule, &invalidStream))
+    return module.emitError("the generated LLVM IR is invalid: ") << invalid;
+  out.translateMillis = millisSince(t);
+  // The MLIR module is not touched below.
+  if (translated)
+    translated();
+  auto fail = [&](std::string message) {
+    if (translated) {
+      out.error = std::move(message);
+      return failure();
+    }
+    return LogicalResult(module.emitError(message));
+  };
 
   // The same -O3 pipeline clang uses for device code.
+  t = Clock::now();
   {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -84,18 +128,23 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, std::string &llvmIR, std::str
         pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     mpm.run(*llvmModule, mam);
   }
-  {
-    llvm::raw_string_ostream os(llvmIR);
-    llvmModule->print(os, nullptr);
-  }
+  // Code generation rewrites the IR it lowers (CodeGenPrepare, strength
+  // reduction): kernel.ll is the optimized IR before it, so keep a copy
+  // (a ninth of the cost of printing it).
+  if (keepLlvmIR)
+    out.optimized = llvm::CloneModule(*llvmModule);
+  out.optimizeMillis = millisSince(t);
+
+  t = Clock::now();
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream ptxStream(ptx);
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, ptxStream, nullptr,
                                    llvm::CodeGenFileType::AssemblyFile))
-    return module.emitError("NVPTX cannot emit PTX");
+    return fail("NVPTX cannot emit PTX");
   codegen.run(*llvmModule);
-  ptxOut = ptx.str().str();
+  out.ptx = ptx.str().str();
+  out.codegenMillis = millisSince(t);
   return success();
 }
 
@@ -129,54 +178,99 @@ static std::string findPtxas(llvm::StringRef preferred) {
   return "";
 }
 
-LogicalResult stagecraft::assembleCubin(llvm::StringRef ptxasPath,
-                                        CompileResult &result, const Target &gpu) {
+struct PtxasRun::Impl {
+  llvm::SmallString<128> ptxFile, cubinFile, logFile;
+  llvm::sys::ProcessInfo process;
+  std::string startError;
+  bool started = false;
+  ~Impl() {
+    if (started) { // never waited for: a cancelled or failed compile
+      ::kill(process.Pid, SIGKILL);
+      llvm::sys::Wait(process, std::nullopt);
+    }
+    for (const auto &f : {ptxFile, cubinFile, logFile})
+      if (!f.empty())
+        llvm::sys::fs::remove(f);
+  }
+};
+
+PtxasRun::PtxasRun() = default;
+PtxasRun::~PtxasRun() = default;
+
+bool PtxasRun::start(llvm::StringRef ptxasPath, CompileResult &result,
+                     const Target &gpu) {
   std::string ptxas = findPtxas(ptxasPath);
   if (ptxas.empty()) {
     result.diagnostics.push_back(
         "warning: ptxas not found: the bundle carries PTX only (the driver "
         "JIT-compiles it)");
-    return success();
+    return true;
   }
-  llvm::SmallString<128> ptxFile, cubinFile, logFile;
-  llvm::sys::fs::createTemporaryFile("stagecraft", "ptx", ptxFile);
-  llvm::sys::fs::createTemporaryFile("stagecraft", "cubin", cubinFile);
-  llvm::sys::fs::createTemporaryFile("stagecraft", "log", logFile);
-  auto cleanup = llvm::make_scope_exit([&] {
-    llvm::sys::fs::remove(ptxFile);
-    llvm::sys::fs::remove(cubinFile);
-    llvm::sys::fs::remove(logFile);
-  });
+  impl = std::make_unique<Impl>();
+  llvm::sys::fs::createTemporaryFile("stagecraft", "ptx", impl->ptxFile);
+  llvm::sys::fs::createTemporaryFile("stagecraft", "cubin", impl->cubinFile);
+  llvm::sys::fs::createTemporaryFile("stagecraft", "log", impl->logFile);
   {
     std::error_code ec;
-    llvm::raw_fd_ostream os(ptxFile, ec);
+    llvm::raw_fd_ostream os(impl->ptxFile, ec);
     if (ec) {
-      result.diagnostics.push_back("error: cannot write " + ptxFile.str().str());
-      return failure();
+      result.diagnostics.push_back("error: cannot write " + impl->ptxFile.str().str());
+      return false;
     }
     os << result.ptx;
   }
   std::string arch = ("-arch=" + gpu.name()).str();
   llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, arch, "-O3", "-v", ptxFile, "-o", cubinFile};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile, logFile};
+      ptxas, arch, "-O3", "-v", impl->ptxFile, "-o", impl->cubinFile};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, impl->logFile,
+                                                impl->logFile};
+  bool failedToStart = false;
+  impl->process = llvm::sys::ExecuteNoWait(ptxas, args, std::nullopt, redirects, 0,
+                                           &impl->startError, &failedToStart);
+  if (failedToStart) {
+    result.diagnostics.push_back("error: cannot run " + ptxas + ": " + impl->startError);
+    return false;
+  }
+  impl->started = true;
+  return true;
+}
+
+bool PtxasRun::finish(CompileResult &result, const std::atomic<bool> *cancel) {
+  if (!impl)
+    return true; // no ptxas
   std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/120, 0, &errMsg);
-  auto log = llvm::MemoryBuffer::getFile(logFile);
+  // ptxas takes a fraction of a second; two minutes means it hangs. Poll, so
+  // that a cancelled compile stops it at once (the destructor kills it).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  llvm::sys::ProcessInfo done;
+  while (true) {
+    done = llvm::sys::Wait(impl->process, 0u, &errMsg);
+    if (done.Pid != 0)
+      break;
+    if (cancel && cancel->load(std::memory_order_relaxed))
+      return false;
+    if (std::chrono::steady_clock::now() > deadline) {
+      result.diagnostics.push_back("error: ptxas ran for more than two minutes");
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  impl->started = false;
+  int rc = done.ReturnCode;
+  auto log = llvm::MemoryBuffer::getFile(impl->logFile);
   std::string logText = log ? (*log)->getBuffer().str() : "";
   result.ptxas = parsePtxasReport(logText);
   if (rc != 0) {
     result.diagnostics.push_back("error: ptxas failed" +
                                  (errMsg.empty() ? "" : " (" + errMsg + ")") +
                                  ":\n" + logText);
-    return failure();
+    return false;
   }
-  auto cubin = llvm::MemoryBuffer::getFile(cubinFile, false, false);
+  auto cubin = llvm::MemoryBuffer::getFile(impl->cubinFile, false, false);
   if (!cubin) {
     result.diagnostics.push_back("error: ptxas wrote no cubin");
-    return failure();
+    return false;
   }
   result.cubin = (*cubin)->getBuffer().str();
-  return success();
+  return true;
 }

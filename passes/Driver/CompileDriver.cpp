@@ -2,18 +2,21 @@
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Manifest.h"
 #include "passes/Driver/Pipeline.h"
+#include "passes/Driver/ReferenceBuild.h"
 #include "passes/Driver/Signature.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
+#include "core/Timeline/UnitCosts.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <thread>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -48,10 +52,11 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-std::string printModule(ModuleOp module) {
+std::string printModule(ModuleOp module,
+                        OpPrintingFlags flags = OpPrintingFlags()) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  module.print(os);
+  module.print(os, flags);
   return text;
 }
 
@@ -59,34 +64,79 @@ bool cancelled(const CompileOptions &o) {
   return o.cancel && o.cancel->load(std::memory_order_relaxed);
 }
 
-/// The reference kernel: the scheduled IR lowered plainly, to PTX. Blocks:
-/// enough to fill the GPU, each with its scratch, at most 2 GiB of it.
-LogicalResult lowerReference(ModuleOp module, const KernelManifest &manifest,
-                             CompileResult &result, const Target &target) {
-  PassManager pm(module.getContext());
-  for (const PipelineStep &step : referencePipeline())
-    step.add(pm);
-  if (failed(pm.run(module)))
-    return failure();
-  LLVM::LLVMFuncOp fn;
-  module.walk([&](LLVM::LLVMFuncOp f) {
-    if (f->hasAttr("stagecraft.scratch_per_block"))
-      fn = f;
-  });
-  if (!fn)
-    return module.emitError("the reference lowering produced no kernel");
-  result.referenceKernel = fn.getSymName().str();
-  result.referenceScratchPerBlock =
-      fn->getAttrOfType<IntegerAttr>("stagecraft.scratch_per_block").getInt();
-  fn->removeAttr("stagecraft.scratch_per_block");
-  fn->removeAttr("stagecraft.block");
-  int64_t byMemory = std::max<int64_t>(
-      1, (int64_t(2) << 30) / std::max<int64_t>(1, result.referenceScratchPerBlock));
-  result.referenceBlocks = std::max<int64_t>(
-      1, std::min<int64_t>({manifest.programs, 8 * 132, std::max<int64_t>(132, byMemory)}));
-  std::string llvmIR;
-  return emitPtx(module, llvmIR, result.referencePtx, target);
-}
+/// The IR after each lowering pass, kept as copies of the module and
+/// printed once nothing waits for them (printing the lowered attention
+/// kernel takes longer than lowering it): on a thread of its own once the
+/// kernel's module is translated to LLVM IR (the kernel's MLIRContext is not
+/// touched after that), or here.
+class SnapshotPrinter {
+public:
+  explicit SnapshotPrinter(const CompileOptions &options) : options(options) {}
+  SnapshotPrinter(const SnapshotPrinter &) = delete;
+  SnapshotPrinter &operator=(const SnapshotPrinter &) = delete;
+  ~SnapshotPrinter() { join(); }
+
+  /// `verified`: the module is known valid (the printer need not verify
+  /// it). A copy is kept unless `live`: the caller keeps the module as it is
+  /// until finish() (the last pass's: translation only reads it).
+  void add(size_t index, ModuleOp module, bool verified, bool live) {
+    Pending p{index, nullptr, live ? module : ModuleOp(), verified, ""};
+    if (!live)
+      p.copy = module.clone();
+    pending.push_back(std::move(p));
+  }
+  void markLastVerified() {
+    if (!pending.empty())
+      pending.back().verified = true;
+  }
+  void start() {
+    if (!pending.empty() && !thread.joinable() && !printed)
+      thread = std::thread([this] { printAll(); });
+  }
+  /// Puts the texts into `result.passes`, printing them here when start()
+  /// was not called. Returns the milliseconds spent here.
+  double finish(CompileResult &result) {
+    auto t = Clock::now();
+    if (!thread.joinable())
+      printAll();
+    join();
+    for (Pending &p : pending)
+      result.passes[p.index].ir = std::move(p.text);
+    pending.clear();
+    return millisSince(t);
+  }
+
+  void join() {
+    if (thread.joinable())
+      thread.join();
+  }
+
+private:
+  struct Pending {
+    size_t index; // into CompileResult::passes
+    OwningOpRef<ModuleOp> copy;
+    ModuleOp live;
+    bool verified;
+    std::string text;
+  };
+  void printAll() {
+    for (Pending &p : pending) {
+      if (cancelled(options))
+        break;
+      OpPrintingFlags flags;
+      if (p.verified)
+        flags.assumeVerified();
+      p.text = printModule(p.copy ? *p.copy : p.live, flags);
+      p.copy = nullptr; // freed as it goes
+    }
+    printed = true;
+  }
+
+  const CompileOptions &options;
+  std::vector<Pending> pending;
+  std::thread thread;
+  bool printed = false;
+};
 } // namespace
 
 CompileResult stagecraft::compile(llvm::StringRef source,
@@ -94,7 +144,22 @@ CompileResult stagecraft::compile(llvm::StringRef source,
                                   const CompileOptions &options) {
   auto start = Clock::now();
   CompileResult result;
+  DialectRegistry registry;
+  tile::registerStagecraftDialects(registry);
+  registerCodegenDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  // A diagnostic names the op and its file:line; the op's dump (a whole loop
+  // for an error at the loop) would bury it.
+  ctx.printOpOnDiagnostic(false);
+  DiagnosticCollector collector(ctx, result.diagnostics);
+  // After the context: its copies of the module go first.
+  SnapshotPrinter snapshots(options);
   auto finish = [&](CompileResult::Status status) {
+    // The IR up to a failure is printed too: it shows what went wrong.
+    if (status != CompileResult::Status::Cancelled)
+      result.snapshotMillis += snapshots.finish(result);
+    else
+      snapshots.join(); // it stops at the next copy
     result.status = status;
     result.totalMillis = millisSince(start);
     return std::move(result);
@@ -112,15 +177,6 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     return finish(CompileResult::Status::Error);
   }
 
-  DialectRegistry registry;
-  tile::registerStagecraftDialects(registry);
-  registerCodegenDialects(registry);
-  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-  // A diagnostic names the op and its file:line; the op's dump (a whole loop
-  // for an error at the loop) would bury it.
-  ctx.printOpOnDiagnostic(false);
-  DiagnosticCollector collector(ctx, result.diagnostics);
-
   auto t = Clock::now();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -129,8 +185,11 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   result.parseMillis = millisSince(t);
   if (!module)
     return finish(CompileResult::Status::Error);
+  // The IR before the lowering is small: printed at once (the schedule
+  // check's result shows it).
   result.passes.push_back({"input", printModule(*module), result.parseMillis});
 
+  t = Clock::now();
   FailureOr<func::FuncOp> kernel = selectKernel(*module, options.kernel);
   if (failed(kernel))
     return finish(CompileResult::Status::Error);
@@ -164,12 +223,23 @@ CompileResult stagecraft::compile(llvm::StringRef source,
           ruleName(v.rule) + "): " + v.message);
     return finish(CompileResult::Status::Error);
   }
-  t = Clock::now();
+  // The predicted timeline needs the unit costs at these sizes (an unknown
+  // size is an error here as in the manifest).
+  FailureOr<timeline::KernelCosts> costs =
+      timeline::extractKernelCosts(*kernel, *graph, options.sizes);
+  if (failed(costs))
+    return finish(CompileResult::Status::Error);
+  result.prediction = timeline::predict(*graph, schedule, report, *costs, timeline::HopperModel());
+  auto applyStart = Clock::now();
   if (failed(writeSchedule(*kernel, schedule)))
     return finish(CompileResult::Status::Error);
-  result.passes.push_back({"tile-apply-schedule", printModule(*module), millisSince(t)});
+  result.passes.push_back(
+      {"tile-apply-schedule", printModule(*module), millisSince(applyStart)});
+  result.checkMillis = millisSince(t);
   if (options.scheduleOnly)
     return finish(CompileResult::Status::Ok);
+  if (options.onScheduleChecked)
+    options.onScheduleChecked(result);
 
   FailureOr<KernelManifest> manifest = deriveManifest(*kernel, options.sizes);
   if (succeeded(manifest))
@@ -179,26 +249,57 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   // For export: the interface at any sizes (signature.json).
   result.signatureJson = describeSignature(*kernel, source, sourceName, report);
 
-  // The reference is lowered from the same scheduled IR, later.
-  OwningOpRef<ModuleOp> referenceModule;
-  if (options.emitReference)
-    referenceModule = module->clone();
+  // The reference is lowered from the same scheduled IR, in its own context
+  // on its own thread (ReferenceBuild.h). Its destructor joins it on every
+  // return path.
+  std::unique_ptr<ReferenceThread> reference;
+  if (options.emitReference) {
+    auto build = std::make_unique<ReferenceBuild>();
+    build->scheduledIR =
+        printModule(*module, OpPrintingFlags().enableDebugInfo().assumeVerified());
+    build->sourceName = sourceName.str();
+    build->programs = manifest->programs;
+    build->target = *target;
+    build->cancel = options.cancel;
+    reference = std::make_unique<ReferenceThread>(std::move(build));
+    if (!options.ptxFirst)
+      reference->start();
+  }
 
   int64_t blockThreads = 128, dynamicSmem = 0;
-  // The lowering passes, one at a time: a snapshot after each, and a
+  // The lowering passes, one at a time: a copy of the IR after each, and a
   // cancellation check between them.
   auto passesStart = Clock::now();
-  for (const PipelineStep &step : codegenPipeline(options, result.kernel)) {
+  bool verified = true;
+  std::vector<PipelineStep> steps = codegenPipeline(options, result.kernel);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const PipelineStep &step = steps[i];
     if (cancelled(options))
       return finish(CompileResult::Status::Cancelled);
     t = Clock::now();
     PassManager pm(&ctx);
+    pm.enableVerifier(step.verifyEachPass);
     step.add(pm);
     if (failed(pm.run(*module))) {
       result.passesMillis = millisSince(passesStart);
       return finish(CompileResult::Status::Error);
     }
-    result.passes.push_back({step.name, printModule(*module), millisSince(t)});
+    verified = step.verifyEachPass;
+    double millis = millisSince(t);
+    // The module after the last pass is its own snapshot: it is not
+    // changed after it.
+    if (options.keepSnapshots)
+      snapshots.add(result.passes.size(), *module, verified,
+                    /*live=*/i + 1 == steps.size());
+    result.passes.push_back({step.name, "", millis});
+  }
+  // The conversions' output, verified once rather than after each of them.
+  if (!verified) {
+    if (failed(verify(*module))) {
+      result.passesMillis = millisSince(passesStart);
+      return finish(CompileResult::Status::Error);
+    }
+    snapshots.markLastVerified();
   }
   result.passesMillis = millisSince(passesStart);
   if (cancelled(options))
@@ -209,39 +310,90 @@ CompileResult stagecraft::compile(llvm::StringRef source,
       result.diagnostics.push_back("error: the lowering produced no kernel @" + result.kernel);
       return finish(CompileResult::Status::Error);
     }
+    // Translation to LLVM IR ignores these attributes (no dialect named
+    // "stagecraft" translates them): the module is left as it is, since it
+    // is the last pass's snapshot.
     auto block = fn->getAttrOfType<IntegerAttr>("stagecraft.block");
     auto smem = fn->getAttrOfType<IntegerAttr>("stagecraft.dynamic_smem");
     blockThreads = block ? block.getInt() : 128;
     dynamicSmem = smem ? smem.getInt() : 0;
     result.manifestJson = manifest->toJson(blockThreads, dynamicSmem, nullptr);
-    fn->removeAttr("stagecraft.block");
-    fn->removeAttr("stagecraft.dynamic_smem");
   }
 
   t = Clock::now();
-  if (failed(emitPtx(*module, result.llvmIR, result.ptx, *target)))
+  PtxEmission emission;
+  // When the PTX need not come first, the IR text is printed while LLVM
+  // optimizes (the command-line tool: two cores, and it waits for all).
+  std::function<void()> translated;
+  if (!options.ptxFirst)
+    translated = [&] { snapshots.start(); };
+  if (failed(emitPtx(*module, options.keepLlvmIR, emission, translated, *target))) {
+    if (!emission.error.empty()) {
+      snapshots.finish(result); // the printer is done with the context
+      module->emitError(emission.error);
+    }
     return finish(CompileResult::Status::Error);
+  }
+  result.ptx = std::move(emission.ptx);
   result.ptxMillis = millisSince(t);
+  result.llvmTranslateMillis = emission.translateMillis;
+  result.llvmOptimizeMillis = emission.optimizeMillis;
+  result.nvptxMillis = emission.codegenMillis;
+  result.ptxReadyMillis = millisSince(start);
+  // Everything below overlaps: the reference on its thread, ptxas in its
+  // process, the IR text here.
+  if (reference && !cancelled(options))
+    reference->start();
+  if (options.onPtx)
+    options.onPtx(result);
   if (cancelled(options))
     return finish(CompileResult::Status::Cancelled);
 
-  if (referenceModule) {
-    t = Clock::now();
-    if (failed(lowerReference(*referenceModule, *manifest, result, *target)))
+  auto ptxasStart = Clock::now();
+  PtxasRun ptxas;
+  if (options.emitCubin && !ptxas.start(options.ptxasPath, result, *target))
+    return finish(CompileResult::Status::Error);
+
+  snapshots.start();
+  t = Clock::now();
+  result.llvmIR = emission.printLlvmIR();
+  result.snapshotMillis += millisSince(t);
+  result.snapshotMillis += snapshots.finish(result);
+  if (cancelled(options))
+    return finish(CompileResult::Status::Cancelled);
+
+  if (options.emitCubin) {
+    bool assembled = ptxas.finish(result, options.cancel.get());
+    result.ptxasMillis = millisSince(ptxasStart);
+    if (cancelled(options))
+      return finish(CompileResult::Status::Cancelled);
+    if (!assembled)
       return finish(CompileResult::Status::Error);
+    if (result.ptxas.ran && result.ptxas.registers > 0) {
+      timeline::SimOptions sim;
+      sim.registersPerThread = result.ptxas.registers;
+      sim.dynamicSmemBytes = dynamicSmem;
+      result.prediction = timeline::predict(*graph, schedule, report, *costs,
+                                            timeline::HopperModel(), sim);
+    }
+  }
+
+  if (reference) {
+    ReferenceBuild &ref = reference->join();
+    result.referenceMillis = ref.millis;
+    if (cancelled(options))
+      return finish(CompileResult::Status::Cancelled);
+    result.diagnostics.insert(result.diagnostics.end(), ref.diagnostics.begin(),
+                              ref.diagnostics.end());
+    if (!ref.ok)
+      return finish(CompileResult::Status::Error);
+    result.referencePtx = std::move(ref.ptx);
+    result.referenceKernel = ref.kernel;
+    result.referenceBlocks = ref.blocks;
+    result.referenceScratchPerBlock = ref.scratchPerBlock;
     ReferenceLaunch launch{result.referenceKernel, result.referenceBlocks, 256,
                            result.referenceScratchPerBlock};
     result.manifestJson = manifest->toJson(blockThreads, dynamicSmem, &launch);
-    result.referenceMillis = millisSince(t);
-    if (cancelled(options))
-      return finish(CompileResult::Status::Cancelled);
-  }
-
-  if (options.emitCubin) {
-    t = Clock::now();
-    if (failed(assembleCubin(options.ptxasPath, result, *target)))
-      return finish(CompileResult::Status::Error);
-    result.ptxasMillis = millisSince(t);
   }
   return finish(CompileResult::Status::Ok);
 }

@@ -5,28 +5,41 @@
 // NVPTX back end, and a cubin through ptxas when it is there. The app, the
 // command-line tools and the tests call exactly this function.
 //
+// The kernel's PTX comes first: what a user waits for after a drag. The
+// rest comes after it, overlapped: the reference kernel is lowered on a
+// second thread (its own MLIRContext, from the scheduled IR), ptxas runs as
+// a child process, and the IR after each lowering pass, kept as a copy of
+// the module, is printed only then. `onScheduleChecked` and `onPtx` hand the
+// result so far to a caller that shows it at once (the app).
+//
 // It lives in passes/ rather than core/ because it runs the passes, and
 // core/ must not depend on passes/.
 //
-// Thread safety: each call owns its MLIRContext; calls may run concurrently
+// Thread safety: each call owns its MLIRContexts; calls may run concurrently
 // on different threads. Cancellation: set `*options.cancel` from any thread;
-// the driver checks it between passes and returns Status::Cancelled.
+// the driver checks it between passes (and stops ptxas) and returns
+// Status::Cancelled.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
 #define STAGECRAFT_PASSES_DRIVER_COMPILEDRIVER_H
+
+#include "core/Timeline/Simulator.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace stagecraft {
+
+struct CompileResult;
 
 struct CompileOptions {
   /// A schedule (JSON, docs/schedule-format.md) to apply over the IR's own.
@@ -41,15 +54,34 @@ struct CompileOptions {
   /// Assemble the PTX with ptxas into a cubin when ptxas can be found.
   bool emitCubin = true;
   /// Lower the kernel a second time, plainly, into the reference kernel the
-  /// runner checks it against (reference.ptx). Done after the kernel's PTX.
+  /// runner checks it against (reference.ptx), on a thread of its own.
   bool emitReference = true;
   /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
   /// (Blackwell: compile-only here, no runner; docs/compiler.md).
   std::string target = "sm_90a";
+  /// True: nothing else runs until the kernel's PTX exists (what the app
+  /// shows first after a drag); the reference and the IR text follow. False
+  /// (the command-line tool, which waits for all): the reference starts as
+  /// soon as the schedule is applied and the IR text is printed while LLVM
+  /// optimizes, so the whole compile ends sooner on two cores.
+  bool ptxFirst = true;
+  /// Keep the IR after each pass as text (CompileResult::passes[i].ir, the
+  /// bundle's ir/NN-pass.mlir). The lowered modules are copied after each
+  /// pass and printed once the PTX exists. Off: the passes are listed with
+  /// their times but no text (sweeps that want only the kernel).
+  bool keepSnapshots = true;
+  /// Keep the optimized LLVM IR as text (CompileResult::llvmIR, kernel.ll),
+  /// also printed once the PTX exists.
+  bool keepLlvmIR = true;
   /// ptxas to use; empty: $PATH, then /usr/local/cuda/bin/ptxas.
   std::string ptxasPath;
   /// Set to true from another thread to cancel.
   std::shared_ptr<std::atomic<bool>> cancel;
+  /// Called on the compiling thread with the result so far: once the
+  /// schedule passed its checks and code generation starts (not with
+  /// scheduleOnly), and once the kernel's PTX and manifest exist (before the
+  /// reference, the cubin and the IR text). Not called on failure.
+  std::function<void(const CompileResult &)> onScheduleChecked, onPtx;
 };
 
 struct PassSnapshot {
@@ -75,19 +107,25 @@ struct CompileResult {
 
   /// "file:line:col: error: message" lines, in order.
   std::vector<std::string> diagnostics;
-  /// The IR after each pass, in order (the first is the parsed input).
+  /// The IR after each pass, in order (the first is the parsed input). The
+  /// lowered ones' text is empty in the result onPtx sees.
   std::vector<PassSnapshot> passes;
   std::string kernel;
   /// The effective schedule (canonical JSON) and its summary.
   std::string scheduleJson;
   std::string scheduleSummary;
   std::string steadyState;
+  /// The predicted timeline of the effective schedule (docs/timeline.md): from
+  /// the schedule alone, refined with ptxas's registers and the kernel's shared
+  /// memory when there is a cubin. ok = false (with the reason) if none.
+  timeline::Prediction prediction;
 
   std::string llvmIR;
   std::string ptx;
   std::string cubin; // binary
   PtxasReport ptxas;
-  /// manifest.json of the bundle (docs/bundle-format.md).
+  /// manifest.json of the bundle (docs/bundle-format.md); it names the
+  /// reference once there is one.
   std::string manifestJson;
   /// The reference kernel (tile-lower-reference) as PTX, and its launch.
   std::string referencePtx;
@@ -97,7 +135,13 @@ struct CompileResult {
   /// (Signature.h); empty when the kernel has none.
   std::string signatureJson;
 
-  double parseMillis = 0, passesMillis = 0, ptxMillis = 0, ptxasMillis = 0,
+  /// Where the time went (milliseconds). ptxMillis = LLVM translation +
+  /// optimization + NVPTX code generation. ptxReadyMillis: from the call to
+  /// the PTX (what onPtx sees). The reference and ptxas overlap the
+  /// snapshot printing; their times are their own, from their start.
+  double parseMillis = 0, checkMillis = 0, passesMillis = 0, ptxMillis = 0,
+         llvmTranslateMillis = 0, llvmOptimizeMillis = 0, nvptxMillis = 0,
+         ptxReadyMillis = 0, snapshotMillis = 0, ptxasMillis = 0,
          referenceMillis = 0, totalMillis = 0;
 };
 

@@ -169,11 +169,10 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     if (auto desc = dyn_cast<DescType>(t)) {
       auto shape = shapeOf(i);
       llvm::json::Array shapeJson, strides, box;
-      // Loads use the panels of DescType::getLoadBoxShape (swizzled for
-      // wgmma); a store writes its whole box from an unswizzled staging
-      // tile.
-      SmallVector<int64_t> boxShape =
-          stored[i] ? SmallVector<int64_t>(desc.getBoxShape()) : desc.getLoadBoxShape();
+      // Loads and stores move the panels of DescType::getLoadBoxShape
+      // (128-byte swizzled rows: what wgmma reads, and conflict-free
+      // staging writes for stores).
+      SmallVector<int64_t> boxShape = desc.getLoadBoxShape();
       int64_t stride = desc.getElementBytes();
       std::vector<int64_t> strideBytes(shape.size());
       for (int d = shape.size() - 1; d >= 0; --d) {
@@ -202,7 +201,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -range},
                                             {"high", range}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
-      int64_t swizzle = stored[i] ? 0 : desc.getLoadSwizzleBytes();
+      int64_t swizzle = desc.getLoadSwizzleBytes();
       params.push_back(llvm::json::Object{
           {"kind", "tensormap"}, {"tensor", names[i]},
           {"dtype", dtypeName(desc.getElementType())},

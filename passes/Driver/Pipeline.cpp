@@ -30,22 +30,25 @@ std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &opti
   return {
       {"tile-lower-to-nvvm",
        [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},
-      {"convert-to-llvm", addConversions},
+      {"convert-to-llvm", addConversions, /*verifyEachPass=*/false},
       {"canonicalize",
        [](OpPassManager &pm) {
          pm.addPass(createCanonicalizerPass());
          pm.addPass(createCSEPass());
-       }},
+       },
+       /*verifyEachPass=*/false},
   };
 }
 
 std::vector<PipelineStep> stagecraft::referencePipeline() {
   return {
       {"tile-lower-reference",
+       [](OpPassManager &pm) { pm.addPass(createTileLowerReference()); }},
+      {"convert-to-llvm",
        [](OpPassManager &pm) {
-         pm.addPass(createTileLowerReference());
          addConversions(pm);
          pm.addPass(createCanonicalizerPass());
-       }},
+       },
+       /*verifyEachPass=*/false},
   };
 }

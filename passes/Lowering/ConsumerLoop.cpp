@@ -91,6 +91,10 @@ private:
   void emitUnit(BodyUnit &u, Value kit);
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
+  void emitStore(StoreOp s, int64_t &panelsStored);
+  /// One tile: the expanded loop, the peeled iteration, the ops after the
+  /// loop and the stores.
+  void emitTile();
   void emitKernelIteration(Value kit, ValueRange carriedIn);
   /// The kernel loop and its peeled last iteration (sm_90a); the loop's
   /// results in `outside`.
@@ -103,11 +107,13 @@ private:
   WarpGroupFrame &frame;
   Value ctid, cwg, row0, col0;
   Value curSrc; // source iteration of the unit being emitted (null outside the loop)
+  // The tile being emitted: earlier tiles' iterations (ring indices go on
+  // from them) and its count (the tile rings' index).
+  Value curBase, curTile;
   DenseMap<Value, Frag> outside;           // values before and after the loop
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
   DenseMap<Value, Frag> local;             // within the unit being emitted
-  bool storesStarted = false;
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -197,15 +203,17 @@ SmemRef ConsumerEmitter::smemOperand(Value v) {
     return SmemRef{e.c32(r->offset), &r->tile};
   const Ring *r = p.ringOf(v);
   assert(r && curSrc && "placement: a tile read from shared memory is loaded");
-  frame.waitFull(e, *r, curSrc);
-  return SmemRef{frame.slotOffset(e, *r, curSrc), &r->tile};
+  Value g = e.add(curBase, curSrc);
+  frame.waitFull(e, *r, g);
+  return SmemRef{frame.slotOffset(e, *r, g), &r->tile};
 }
 
 SmemRef ConsumerEmitter::localSlot(Value v) {
   const LocalRing *r = p.localOf(v);
   if (!r)
     return SmemRef{};
-  Value slot = e.remu(curSrc, e.c32(r->copies));
+  // Counted across tiles, as the rings are (a persistent kernel).
+  Value slot = e.remu(e.add(curBase, curSrc), e.c32(r->copies));
   return SmemRef{e.add(e.c32(r->offset), e.mul(slot, e.c32(r->stride))), &r->tile};
 }
 
@@ -218,10 +226,18 @@ Frag ConsumerEmitter::readLoaded(Value v, const BodyUnit *user) {
     local[v] = f;
     return f;
   }
+  if (const Ring *r = p.tileRingOf(v)) {
+    // The tile's own load: waited for at the start of the tile.
+    Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, curTile), &r->tile},
+                          layoutOf(v));
+    local[v] = f;
+    return f;
+  }
   const Ring *r = p.ringOf(v);
   assert(r && user && "a ring tile is read in the loop");
-  frame.waitFull(e, *r, curSrc);
-  Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, curSrc), &r->tile}, layoutOf(v));
+  Value g = e.add(curBase, curSrc);
+  frame.waitFull(e, *r, g);
+  Frag f = readSmemTile(*this, SmemRef{frame.slotOffset(e, *r, g), &r->tile}, layoutOf(v));
   local[v] = f;
   return f;
 }
@@ -282,20 +298,23 @@ void ConsumerEmitter::evalOp(Operation *op) {
 void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   DotOp d = u.dot;
   DotOperands ops;
+  Value g = e.add(curBase, src);
   auto smem = [&](Value v) -> SmemRef {
     if (const Resident *r = p.residentOf(v))
       return SmemRef{e.c32(r->offset), &r->tile};
+    if (const Ring *r = p.tileRingOf(v))
+      return SmemRef{frame.slotOffset(e, *r, curTile), &r->tile};
     if (const Ring *r = p.ringOf(v))
-      return SmemRef{frame.slotOffset(e, *r, src), &r->tile};
+      return SmemRef{frame.slotOffset(e, *r, g), &r->tile};
     if (p.localOf(v)) // written by its upcast, behind the upcast's barrier
       return localSlot(v);
     return SmemRef{};
   };
   const Ring *ra = p.ringOf(d.getA()), *rb = p.ringOf(d.getB());
   if (rb)
-    frame.waitFull(e, *rb, src);
+    frame.waitFull(e, *rb, g);
   if (ra && ra != rb)
-    frame.waitFull(e, *ra, src);
+    frame.waitFull(e, *ra, g);
   ops.a = smem(d.getA());
   ops.b = smem(d.getB());
   if (!ops.a)
@@ -314,9 +333,48 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   local[d.getResult()] = Frag{Layout::tile(d.getN()), e.f32(), out, false};
 }
 
+void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
+  // One panel at a time through two staging slots: wait until the store
+  // that last used the slot has read it (the first panel of an epilogue
+  // waits for all: its slot's last store may be the previous tile's last),
+  // every consumer past that (and, the first time, past its last wgmma and
+  // ring read: the slots overlay the rings), write, fence, synchronize, and
+  // one thread stores the panel with TMA.
+  SmemTile t = SmemTile::of(s.getDesc().getType());
+  local.clear();
+  Frag value = lookup(s.getValue(), nullptr);
+  auto arg = cast<BlockArgument>(s.getDesc());
+  for (int64_t panel = 0; panel < t.panels; ++panel, ++panelsStored) {
+    Value slot = e.c32(p.stagingBase + (panelsStored % 2) * p.stagingSlotBytes);
+    e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc,
+                                           e.b.getI32IntegerAttr(panelsStored == 0 ? 0 : 1),
+                                           e.b.getUnitAttr());
+    });
+    e.namedBarrier(1, 128 * geom.wgs);
+    writeStagingPanel(*this, value, s, panel, slot);
+    e.fenceProxyAsyncShared();
+    e.namedBarrier(1, 128 * geom.wgs);
+    e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+      SmallVector<Value> coords;
+      for (Value c : llvm::reverse(s.getCoords()))
+        coords.push_back(frame.scalar(e, c));
+      coords[0] = e.add(coords[0], e.c32(panel * t.panelCols));
+      e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(slot), coords);
+      NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
+    });
+  }
+  local.clear();
+}
+
 void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
   for (const Release &r : releases)
-    frame.release(e, p.rings[r.ring], e.sub(kit, e.c32(r.delta)), ctid);
+  {
+    Value src = e.sub(kit, e.c32(r.delta));
+    Value valid = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                         e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+    frame.release(e, p.rings[r.ring], e.add(curBase, src), valid, ctid);
+  }
 }
 
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
@@ -346,7 +404,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     for (const Ring &r : p.rings)
       if (r.unit == u.unit)
         e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
-                 [&] { frame.produce(e, r, src); });
+                 [&] { frame.produce(e, r, e.add(curBase, src), src); });
     return;
   }
   // The values of this unit that others read, and what they are when the
@@ -436,6 +494,51 @@ SmallVector<Value> ConsumerEmitter::carriedYields() {
   return yields;
 }
 
+void ConsumerEmitter::run() {
+  Value lane = e.remu(ctid, e.c32(32));
+  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
+  cwg = e.divu(ctid, e.c32(128));
+  row0 = e.add(e.add(e.mul(cwg, e.c32(geom.blockStride * geom.rowBlocks)),
+                     e.mul(warp, e.c32(geom.warpStride))),
+               e.divu(lane, e.c32(4)));
+  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+  frame.waitResidents(e);
+
+  // Register values before the loop (loads are read where they are used):
+  // the kernel's, then (a persistent kernel) each tile's.
+  auto evalBefore = [&](Block &block) {
+    for (Operation &op : block) {
+      if (&op == p.loop.getOperation() || &op == p.tileLoop.getOperation())
+        break;
+      if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
+          !isa<LoadOp>(op)) {
+        local.clear();
+        evalOp(&op);
+        outside[op.getResult(0)] = local[op.getResult(0)];
+      }
+    }
+    local.clear();
+  };
+  evalBefore(p.kernel.getBody().front());
+  frame.forEachTile(e, [&](Value base, Value tile) {
+    curBase = base;
+    curTile = tile;
+    for (const Ring &r : p.tileRings)
+      frame.waitFull(e, r, tile);
+    if (p.tileLoop)
+      evalBefore(p.scope());
+    emitTile();
+    // The tile's own loads are free once its epilogue has read them.
+    for (const Ring &r : p.tileRings)
+      frame.release(e, r, tile, arith::ConstantIntOp::create(e.b, e.loc, 1, 1), ctid);
+  });
+  // The staging slots must stay until the stores have read them.
+  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
+                                         e.b.getUnitAttr());
+  });
+}
+
 void ConsumerEmitter::emitKernelLoop() {
   // Carried copies start as the loop's init (yielded values) or undef.
   SmallVector<Value> inits;
@@ -520,30 +623,7 @@ void ConsumerEmitter::emitKernelLoop() {
 
 }
 
-void ConsumerEmitter::run() {
-  Value lane = e.remu(ctid, e.c32(32));
-  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
-  cwg = e.divu(ctid, e.c32(128));
-  row0 = e.add(e.add(e.mul(cwg, e.c32(geom.blockStride * geom.rowBlocks)),
-                     e.mul(warp, e.c32(geom.warpStride))),
-               e.divu(lane, e.c32(4)));
-  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
-  frame.waitResidents(e);
-
-  // Register values before the loop (loads are residents, read at use).
-  Block &entry = p.kernel.getBody().front();
-  for (Operation &op : entry) {
-    if (&op == p.loop.getOperation())
-      break;
-    if (op.getNumResults() == 1 && isa<RankedTensorType>(op.getResult(0).getType()) &&
-        !isa<LoadOp>(op)) {
-      local.clear();
-      evalOp(&op);
-      outside[op.getResult(0)] = local[op.getResult(0)];
-    }
-  }
-  local.clear();
-
+void ConsumerEmitter::emitTile() {
   if (p.target.blackwell()) {
     // sm_100a: the accumulators stay in tensor memory (Tcgen05.h).
     for (auto &[r, f] : emitTcgen05Loop(e, p, frame, ctid))
@@ -555,43 +635,20 @@ void ConsumerEmitter::run() {
   // After the loop: register math and the stores (scalars at no source
   // iteration).
   curSrc = Value();
-  unsigned storeIndex = 0;
+  int64_t panelsStored = 0;
   for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
     if (auto s = dyn_cast<StoreOp>(op)) {
-      if (!storesStarted) {
-        // The staging tiles overlay the rings: every consumer warp group
-        // must be past its last wgmma and ring read.
-        e.namedBarrier(1, 128 * geom.wgs);
-        storesStarted = true;
-      }
-      int64_t staging = p.stagingOffsets[storeIndex++];
-      local.clear();
-      writeStaging(*this, lookup(s.getValue(), nullptr), s, staging);
-      e.fenceProxyAsyncShared();
-      e.namedBarrier(1, 128 * geom.wgs);
-      e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-        SmallVector<Value> coords;
-        for (Value c : llvm::reverse(s.getCoords()))
-          coords.push_back(frame.scalar(e, c));
-        auto arg = cast<BlockArgument>(s.getDesc());
-        e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(staging), coords);
-        NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
-      });
+      emitStore(s, panelsStored);
       continue;
     }
     if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()) ||
-        isa<LoadOp>(op))
+        isa<LoadOp, scf::YieldOp>(op))
       continue;
     local.clear();
     evalOp(op);
     outside[op->getResult(0)] = local[op->getResult(0)];
   }
   local.clear();
-  // The staging tiles must stay until the stores have read them.
-  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-    NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
-                                         e.b.getUnitAttr());
-  });
 }
 
 } // namespace

@@ -36,6 +36,13 @@ const Ring *KernelPlan::ringOf(Value v) const {
   return nullptr;
 }
 
+const Ring *KernelPlan::tileRingOf(Value v) const {
+  for (const Ring &r : tileRings)
+    if (r.load.getResult() == v)
+      return &r;
+  return nullptr;
+}
+
 const Resident *KernelPlan::residentOf(Value v) const {
   for (const Resident &r : residents)
     if (const_cast<Resident &>(r).load.getResult() == v)
@@ -126,12 +133,23 @@ LogicalResult Placer::prepare() {
           << ruleName(v.rule) << "): " << v.message;
     return failure();
   }
-  if ((*loop)->getParentOfType<scf::ForOp>())
-    return loop->emitError("tile-lower-to-nvvm: a pipelined loop nested in another loop "
-                           "(persistent kernels) is not lowered yet");
-  if ((*loop)->getParentOp() != p.kernel.getOperation())
-    return loop->emitError("tile-lower-to-nvvm: the pipelined loop must be at the top "
-                           "level of the kernel");
+  // A persistent kernel: the pipelined loop inside one tile loop at the
+  // kernel's top level.
+  if (auto outer = dyn_cast<scf::ForOp>((*loop)->getParentOp())) {
+    if (outer->getParentOp() != p.kernel.getOperation())
+      return outer.emitError("tile-lower-to-nvvm: the tile loop around the pipelined loop "
+                             "must be at the top level of the kernel (one level of nesting)");
+    if (outer.getNumRegionIterArgs() != 0)
+      return outer.emitError("tile-lower-to-nvvm: the tile loop of a persistent kernel carries "
+                             "nothing from one tile to the next (no iter_args)");
+    if (p.target.blackwell())
+      return outer.emitError("tile-lower-to-nvvm: persistent kernels are lowered for sm_90a "
+                             "only (the sm_100a path keeps one tile per block)");
+    p.tileLoop = outer;
+  } else if ((*loop)->getParentOp() != p.kernel.getOperation()) {
+    return loop->emitError("tile-lower-to-nvvm: the pipelined loop must be at the top level "
+                           "of the kernel or directly in its tile loop");
+  }
   p.loop = *loop;
   p.graph = std::move(*graph);
   p.report = std::move(report);
@@ -253,54 +271,76 @@ LogicalResult Placer::collectLoads() {
 
 LogicalResult Placer::checkOutside() {
   Block &entry = p.kernel.getBody().front();
-  bool afterLoop = false;
-  for (Operation &op : entry) {
-    if (&op == p.loop.getOperation()) {
-      afterLoop = true;
-      continue;
+  // Ops of a block outside the pipelined loop: before it (or the tile loop)
+  // and after it; `perTile` for the tile loop's body.
+  auto check = [&](Block &block, bool perTile) -> LogicalResult {
+    bool afterLoop = false;
+    for (Operation &op : block) {
+      if (&op == p.loop.getOperation() || &op == p.tileLoop.getOperation()) {
+        afterLoop = true;
+        continue;
+      }
+      if (isa<func::ReturnOp, scf::YieldOp>(op))
+        continue;
+      if (op.getNumRegions() != 0)
+        return refuse(&op, "'") << op.getName()
+                                << "' outside the pipelined loop is not lowered (one loop per "
+                                   "kernel, or one pipelined loop in a tile loop)";
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        auto arg = dyn_cast<BlockArgument>(load.getDesc());
+        if (!arg || arg.getOwner() != &entry)
+          return refuse(load, "the descriptor must be a kernel argument");
+        SmemTile tile = SmemTile::of(load.getDesc().getType());
+        if (perTile) {
+          Ring r;
+          r.load = load;
+          r.descArg = arg.getArgNumber();
+          r.tile = tile;
+          r.copies = 2;
+          p.tileRings.push_back(r);
+        } else {
+          p.residents.push_back({load, arg.getArgNumber(), tile, 0});
+        }
+        continue;
+      }
+      if (auto s = dyn_cast<StoreOp>(op)) {
+        if (!afterLoop || (p.tileLoop && !perTile))
+          return refuse(s, "a tile.store before the pipelined loop is not lowered: the staging "
+                           "buffer reuses the loop's rings; store after the loop");
+        auto arg = dyn_cast<BlockArgument>(s.getDesc());
+        if (!arg || arg.getOwner() != &entry)
+          return refuse(s, "the descriptor must be a kernel argument");
+        Type elem = s.getDesc().getType().getElementType();
+        if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
+          return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
+        p.stores.push_back(s);
+        continue;
+      }
+      if (auto ex = dyn_cast<tensor::ExtractOp>(op)) {
+        // Read from the kernel's residents (LowerTileToNVVM's extractor).
+        auto load = ex.getTensor().getDefiningOp<LoadOp>();
+        if (!load || load->getBlock() != &entry)
+          return refuse(&op, "tensor.extract must read a tile loaded once per kernel, outside "
+                             "the pipelined loop and any tile loop (a per-tensor scale, say)");
+        continue;
+      }
+      if (isa<DotOp>(op))
+        return refuse(&op, "a tile.dot outside the pipelined loop is not lowered (only the "
+                           "loop's dots run on the tensor cores)");
+      if (op.getNumResults() == 1 && !isTensor(op.getResult(0)))
+        continue; // scalar math, lowered where used
+      if (op.getNumResults() == 1 && findPattern(&op)) {
+        if (p.tileLoop && !perTile && afterLoop)
+          return refuse(&op, "register math after a persistent kernel's tile loop has no tile "
+                             "to work on: move it into the tile loop");
+        continue; // register math, checked with the layouts
+      }
+      return refuse(&op, "'") << op.getName() << "' outside the pipelined loop is not lowered";
     }
-    if (isa<func::ReturnOp>(op))
-      continue;
-    if (op.getNumRegions() != 0)
-      return refuse(&op, "'") << op.getName()
-                              << "' outside the pipelined loop is not lowered (one loop per "
-                                 "kernel; control flow around it is not lowered yet)";
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      auto arg = dyn_cast<BlockArgument>(load.getDesc());
-      if (!arg || arg.getOwner() != &entry)
-        return refuse(load, "the descriptor must be a kernel argument");
-      p.residents.push_back({load, arg.getArgNumber(), SmemTile::of(load.getDesc().getType()), 0});
-      continue;
-    }
-    if (auto s = dyn_cast<StoreOp>(op)) {
-      if (!afterLoop)
-        return refuse(s, "a tile.store before the pipelined loop is not lowered: the staging "
-                         "buffer reuses the loop's rings; store after the loop");
-      auto arg = dyn_cast<BlockArgument>(s.getDesc());
-      if (!arg || arg.getOwner() != &entry)
-        return refuse(s, "the descriptor must be a kernel argument");
-      Type elem = s.getDesc().getType().getElementType();
-      if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
-        return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
-      p.stores.push_back(s);
-      continue;
-    }
-    if (isa<DotOp>(op))
-      return refuse(&op, "a tile.dot outside the pipelined loop is not lowered (only the "
-                         "loop's dots run on the tensor cores)");
-    if (auto ex = dyn_cast<tensor::ExtractOp>(op)) {
-      auto load = ex.getTensor().getDefiningOp<LoadOp>();
-      if (!load || load->getBlock() != &entry || !load->isBeforeInBlock(p.loop.getOperation()))
-        return refuse(&op, "tensor.extract must read a tile loaded before the pipelined loop "
-                           "(a per-tensor scale, say)");
-      continue;
-    }
-    if (op.getNumResults() == 1 && !isTensor(op.getResult(0)))
-      continue; // scalar math, lowered where used
-    if (op.getNumResults() == 1 && findPattern(&op))
-      continue; // register math, checked with the layouts
-    return refuse(&op, "'") << op.getName() << "' outside the pipelined loop is not lowered";
-  }
+    return success();
+  };
+  if (failed(check(entry, false)) || (p.tileLoop && failed(check(p.scope(), true))))
+    return failure();
   if (p.stores.empty())
     return p.kernel.emitError("tile-lower-to-nvvm: the kernel stores nothing");
   return success();
@@ -529,11 +569,18 @@ LogicalResult Placer::inferLayouts() {
 
   Block &entry = p.kernel.getBody().front();
   for (Operation &op : entry) {
-    if (&op == p.loop.getOperation())
+    if (&op == p.loop.getOperation() || &op == p.tileLoop.getOperation())
       break;
     if (failed(inferLayout(&op)))
       return failure();
   }
+  if (p.tileLoop)
+    for (Operation &op : p.scope()) {
+      if (&op == p.loop.getOperation())
+        break;
+      if (failed(inferLayout(&op)))
+        return failure();
+    }
   for (auto [arg, init] : llvm::zip(p.loop.getRegionIterArgs(), p.loop.getInitArgs())) {
     if (!isTensor(arg))
       return refuse(p.loop, "loop-carried values must be tensors");

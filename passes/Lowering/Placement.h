@@ -116,6 +116,13 @@ struct KernelPlan {
   std::vector<Ring> rings;
   std::vector<LocalRing> locals;
   std::vector<Resident> residents;
+  /// A persistent kernel: the tile loop around the pipelined loop (its body
+  /// is the scope of the per-tile ops), or null.
+  mutable mlir::scf::ForOp tileLoop;
+  /// Loads in the tile loop's body outside the pipelined loop: loaded for
+  /// every tile into a ring of two (the next tile's while this one's is
+  /// read), indexed by the tile count.
+  std::vector<Ring> tileRings;
   std::vector<tile::StoreOp> stores;
   std::vector<BodyUnit> body;      // consumer units in body order
   std::vector<unsigned> loadUnits; // producer-group load units in body order
@@ -131,9 +138,17 @@ struct KernelPlan {
 
   // Shared memory (WarpGroupFrame).
   int64_t smemBytes = 0, residentBar = 0;
-  std::vector<int64_t> stagingOffsets; // per store
+  /// Two staging slots for the stores' panels (each TMA-stored panel is
+  /// written to one slot while the other's store drains).
+  int64_t stagingBase = 0, stagingSlotBytes = 0;
 
   const Ring *ringOf(mlir::Value v) const;
+  const Ring *tileRingOf(mlir::Value v) const;
+  /// The block holding the pipelined loop: the tile loop's body or the
+  /// kernel's.
+  mlir::Block &scope() const {
+    return tileLoop ? *tileLoop.getBody() : kernel.getBody().front();
+  }
   const Resident *residentOf(mlir::Value v) const;
   const LocalRing *localOf(mlir::Value v) const;
   int bodyIndexOf(mlir::Operation *op) const;

@@ -348,7 +348,7 @@ void Tcgen05Loop::iteration(Value kit) {
     if (bu.isLoad) {
       for (const Ring &r : p.rings)
         if (r.unit == bu.unit)
-          e.ifThen(e.land(inRange, issuer), [&] { frame.produce(e, r, src); });
+          e.ifThen(e.land(inRange, issuer), [&] { frame.produce(e, r, src, src); });
       continue;
     }
     const Tcgen05Dot *d = nullptr;

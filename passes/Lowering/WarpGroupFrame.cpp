@@ -17,13 +17,15 @@ static constexpr int64_t kBarrierArea = 1024;
 static int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
 LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
-  // Barriers: full and empty per ring buffer, one for the resident tiles.
+  // Barriers: full and empty per ring buffer (the tiles' rings too), one
+  // for the resident tiles.
   int64_t barrier = 0;
-  for (Ring &r : p.rings) {
-    r.fullBar = barrier;
-    r.emptyBar = barrier + 8 * r.copies;
-    barrier += 16 * r.copies;
-  }
+  for (std::vector<Ring> *rings : {&p.rings, &p.tileRings})
+    for (Ring &r : *rings) {
+      r.fullBar = barrier;
+      r.emptyBar = barrier + 8 * r.copies;
+      barrier += 16 * r.copies;
+    }
   p.residentBar = barrier;
   barrier += 8;
   if (barrier > kBarrierArea)
@@ -47,17 +49,26 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
   for (const Resident &r : p.residents)
     if (readAfterLoop(r))
       stagingBase = std::max(stagingBase, r.offset + alignTo(r.tile.bytes, 1024));
-  for (Ring &r : p.rings) {
-    r.stride = alignTo(r.tile.bytes, 1024);
-    r.offset = offset;
-    offset += r.copies * r.stride;
-  }
-  int64_t staging = stagingBase;
+  for (std::vector<Ring> *rings : {&p.tileRings, &p.rings})
+    for (Ring &r : *rings) {
+      r.stride = alignTo(r.tile.bytes, 1024);
+      r.offset = offset;
+      offset += r.copies * r.stride;
+    }
+  // A persistent kernel's producer fills the next tile's rings while the
+  // consumers store this one's: the staging slots get their own place.
+  if (p.tileLoop)
+    stagingBase = offset;
+  // Stores go out a panel at a time (the load panels: 128-byte swizzled
+  // rows) through two staging slots.
+  int64_t slot = 0;
   for (StoreOp s : p.stores) {
-    p.stagingOffsets.push_back(staging);
-    staging += alignTo(s.getDesc().getType().getBoxBytes(), 128);
+    SmemTile t = SmemTile::of(s.getDesc().getType());
+    slot = std::max(slot, t.rows > 1 || t.panels > 1 ? t.panelBytes : t.bytes);
   }
-  p.smemBytes = std::max(offset, staging);
+  p.stagingSlotBytes = alignTo(slot, 1024);
+  p.stagingBase = stagingBase;
+  p.smemBytes = std::max(offset, stagingBase + 2 * p.stagingSlotBytes);
   if (p.smemBytes > kMaxDynamicSmem)
     return p.kernel.emitError("tile-lower-to-nvvm: the kernel needs ")
            << p.smemBytes << " bytes of shared memory; an H100 block has " << kMaxDynamicSmem;
@@ -107,29 +118,60 @@ Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
   // Lowered afresh at each use (memoized within it only): a use may sit in
   // a region (a predicated unit, one thread's branch) that the next use does
   // not see. CSE merges the copies that do dominate each other.
-  IRMapping map = base;
+  IRMapping map = scope;
   if (src)
     map.map(plan.loop.getInductionVar(), e.add(trip.lb, e.mul(src, trip.step)));
   return lowerScalar(e, v, map, sources);
 }
 
-void WarpGroupFrame::emitSetup(Emitter &e) {
-  trip.lb = lowerScalar(e, plan.loop.getLowerBound(), base, sources);
-  Value ub = lowerScalar(e, plan.loop.getUpperBound(), base, sources);
-  trip.step = lowerScalar(e, plan.loop.getStep(), base, sources);
+void WarpGroupFrame::computeTrip(Emitter &e) {
+  trip.lb = scalar(e, plan.loop.getLowerBound());
+  Value ub = scalar(e, plan.loop.getUpperBound());
+  trip.step = scalar(e, plan.loop.getStep());
   Value span = e.sub(ub, trip.lb);
   Value n = e.divu(e.add(span, e.sub(trip.step, e.c32(1))), trip.step);
   trip.count = arith::SelectOp::create(e.b, e.loc, e.cmp(CmpIPredicate::sgt, span, e.c32(0)),
                                        n, e.c32(0));
+}
 
+void WarpGroupFrame::forEachTile(Emitter &e,
+                                 const std::function<void(Value, Value)> &body) {
+  if (!plan.tileLoop) {
+    scope = base;
+    computeTrip(e);
+    body(e.c32(0), e.c32(0));
+    return;
+  }
+  scf::ForOp tl = plan.tileLoop;
+  scope = base;
+  Value lb = scalar(e, tl.getLowerBound()), ub = scalar(e, tl.getUpperBound()),
+        step = scalar(e, tl.getStep());
+  auto loop = scf::ForOp::create(e.b, e.loc, lb, ub, step, ValueRange{e.c32(0), e.c32(0)});
+  OpBuilder::InsertionGuard guard(e.b);
+  if (!loop.getBody()->empty())
+    loop.getBody()->getTerminator()->erase();
+  e.b.setInsertionPointToStart(loop.getBody());
+  scope = base;
+  scope.map(tl.getInductionVar(), loop.getInductionVar());
+  Value baseIter = loop.getRegionIterArgs()[0], tileCount = loop.getRegionIterArgs()[1];
+  computeTrip(e);
+  Value count = trip.count; // the body may compute more
+  body(baseIter, tileCount);
+  scf::YieldOp::create(e.b, e.loc,
+                       ValueRange{e.add(baseIter, count), e.add(tileCount, e.c32(1))});
+}
+
+void WarpGroupFrame::emitSetup(Emitter &e) {
+  scope = base;
   Value tid = e.threadIdx();
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
-    for (const Ring &r : plan.rings)
-      for (int64_t c = 0; c < r.copies; ++c) {
-        e.mbarrierInit(e.smemPtr(r.fullBar + 8 * c), 1);
-        e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c),
-                       r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs);
-      }
+    for (const std::vector<Ring> *rings : {&plan.rings, &plan.tileRings})
+      for (const Ring &r : *rings)
+        for (int64_t c = 0; c < r.copies; ++c) {
+          e.mbarrierInit(e.smemPtr(r.fullBar + 8 * c), 1);
+          e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c),
+                         r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs);
+        }
     if (!plan.residents.empty())
       e.mbarrierInit(e.smemPtr(plan.residentBar), 1);
   });
@@ -158,62 +200,66 @@ void WarpGroupFrame::waitResidents(Emitter &e) {
     e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(0));
 }
 
-Value WarpGroupFrame::slotOffset(Emitter &e, const Ring &r, Value src) {
-  Value slot = e.remu(src, e.c32(r.copies));
+Value WarpGroupFrame::slotOffset(Emitter &e, const Ring &r, Value g) {
+  Value slot = e.remu(g, e.c32(r.copies));
   return e.add(e.c32(r.offset), e.mul(slot, e.c32(r.stride)));
 }
 
-void WarpGroupFrame::produce(Emitter &e, const Ring &ring, Value src) {
+void WarpGroupFrame::produce(Emitter &e, const Ring &ring, Value g, Value src) {
   Value copies = e.c32(ring.copies);
-  Value slot = e.remu(src, copies);
-  Value round = e.divu(src, copies);
+  Value slot = e.remu(g, copies);
+  Value round = e.divu(g, copies);
   Value slot8 = e.mul(slot, e.c32(8));
   e.ifThen(e.cmp(CmpIPredicate::ugt, round, e.c32(0)), [&] {
     Value parity = e.andi(e.sub(round, e.c32(1)), e.c32(1));
     e.mbarrierWait(e.smemPtr(e.add(e.c32(ring.emptyBar), slot8)), parity);
   });
-  LoadOp load = const_cast<Ring &>(ring).load;
+  LoadOp load = ring.load;
   Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
   e.mbarrierArriveExpectTx(full, ring.tile.bytes);
   SmallVector<Value> coords;
   for (Value c : llvm::reverse(load.getCoords()))
     coords.push_back(scalar(e, c, src));
-  e.tmaLoadPanels(e.smemPtr(slotOffset(e, ring, src)), arg(ring.descArg), coords, full,
+  e.tmaLoadPanels(e.smemPtr(slotOffset(e, ring, g)), arg(ring.descArg), coords, full,
                   ring.tile.panels, ring.tile.panelCols, ring.tile.panelBytes);
 }
 
-void WarpGroupFrame::waitFull(Emitter &e, const Ring &r, Value src) {
-  Value slot = e.remu(src, e.c32(r.copies));
-  Value parity = e.andi(e.divu(src, e.c32(r.copies)), e.c32(1));
+void WarpGroupFrame::waitFull(Emitter &e, const Ring &r, Value g) {
+  Value slot = e.remu(g, e.c32(r.copies));
+  Value parity = e.andi(e.divu(g, e.c32(r.copies)), e.c32(1));
   e.mbarrierWait(e.smemPtr(e.add(e.c32(r.fullBar), e.mul(slot, e.c32(8)))), parity);
 }
 
-void WarpGroupFrame::release(Emitter &e, const Ring &r, Value src, Value ctid) {
+void WarpGroupFrame::release(Emitter &e, const Ring &r, Value g, Value valid, Value ctid) {
   Value lane0 = e.cmp(CmpIPredicate::eq, e.remu(ctid, e.c32(32)), e.c32(0));
-  Value ok = e.land(e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
-                           e.cmp(CmpIPredicate::slt, src, trip.count)),
-                    lane0);
-  e.ifThen(ok, [&] {
-    Value slot = e.remu(src, e.c32(r.copies));
+  e.ifThen(e.land(valid, lane0), [&] {
+    Value slot = e.remu(g, e.c32(r.copies));
     e.mbarrierArrive(e.smemPtr(e.add(e.c32(r.emptyBar), e.mul(slot, e.c32(8)))));
   });
 }
 
 void WarpGroupFrame::emitProducerLoop(Emitter &e) {
-  Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
-  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1));
-  OpBuilder::InsertionGuard guard(e.b);
-  e.b.setInsertionPoint(kloop.getBody()->getTerminator());
-  Value kit = kloop.getInductionVar();
-  for (unsigned u : plan.loadUnits) {
-    int64_t off = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).stage - plan.pMin;
-    Value src = e.sub(kit, e.c32(off));
-    Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
-                           e.cmp(CmpIPredicate::slt, src, trip.count));
-    for (const Ring &r : plan.rings)
-      if (r.unit == u)
-        e.ifThen(inRange, [&] { produce(e, r, src); });
-  }
+  // The producer walks (tile, iteration) as one stream: the next tile's
+  // loads start as soon as ring slots free up, while the consumers finish
+  // the current tile.
+  forEachTile(e, [&](Value baseIter, Value tileCount) {
+    for (const Ring &r : plan.tileRings)
+      produce(e, r, tileCount, Value());
+    Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
+    auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1));
+    OpBuilder::InsertionGuard guard(e.b);
+    e.b.setInsertionPoint(kloop.getBody()->getTerminator());
+    Value kit = kloop.getInductionVar();
+    for (unsigned u : plan.loadUnits) {
+      int64_t off = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).stage - plan.pMin;
+      Value src = e.sub(kit, e.c32(off));
+      Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                             e.cmp(CmpIPredicate::slt, src, trip.count));
+      for (const Ring &r : plan.rings)
+        if (r.unit == u)
+          e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
+    }
+  });
 }
 
 void WarpGroupFrame::emitRoles(Emitter &e,

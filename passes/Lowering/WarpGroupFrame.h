@@ -46,12 +46,22 @@ public:
   /// the loop's induction value at source iteration `src` when given.
   mlir::Value scalar(hopper::Emitter &e, mlir::Value v, mlir::Value src = {});
 
-  /// The pipelined loop's bounds on i32 (trip count 0 for an empty range);
-  /// computed once at the entry block's top level by emitSetup.
+  /// The pipelined loop's bounds on i32 (trip count 0 for an empty range),
+  /// for the tile being emitted.
   struct TripCount {
     mlir::Value lb, step, count;
   };
   TripCount trip;
+  /// Computes `trip` where the builder is (in the scope of the current tile).
+  void computeTrip(hopper::Emitter &e);
+
+  /// A persistent kernel's tile loop, lowered where the builder is: runs
+  /// `body` once per tile with the tile's induction value mapped, a running
+  /// count of the pipelined loop's iterations of earlier tiles (`base`: ring
+  /// slots and phases continue from tile to tile) and the tile count. A
+  /// kernel without a tile loop runs `body` once with both 0.
+  void forEachTile(hopper::Emitter &e,
+                   const std::function<void(mlir::Value base, mlir::Value tile)> &body);
 
   /// Barrier initialisation, the trip count, and the resident tiles' loads.
   void emitSetup(hopper::Emitter &e);
@@ -60,18 +70,28 @@ public:
   void emitRoles(hopper::Emitter &e,
                  const std::function<void(hopper::Emitter &, mlir::Value)> &consumer);
 
-  // The ring protocol, for source iteration `src`.
+  // The ring protocol. `g` is the ring's running index: the source
+  // iteration plus `base` (or the tile count for a tile ring): it picks
+  // the slot (g mod copies) and the phase (g / copies).
   /// Producer: wait for a free slot (from the second round on), expect the
-  /// tile's bytes, issue the load in panels.
-  void produce(hopper::Emitter &e, const Ring &ring, mlir::Value src);
+  /// tile's bytes, issue the load in panels at source iteration `src`
+  /// (null: a tile ring's load, outside the pipelined loop).
+  void produce(hopper::Emitter &e, const Ring &ring, mlir::Value g, mlir::Value src);
   /// Consumer: wait until the slot holds the tile.
-  void waitFull(hopper::Emitter &e, const Ring &ring, mlir::Value src);
-  /// Consumer: the slot is free again (one arrival per consumer warp).
-  void release(hopper::Emitter &e, const Ring &ring, mlir::Value src, mlir::Value ctid);
-  /// Shared-memory byte offset (i32) of the slot of `src`.
-  mlir::Value slotOffset(hopper::Emitter &e, const Ring &ring, mlir::Value src);
+  void waitFull(hopper::Emitter &e, const Ring &ring, mlir::Value g);
+  /// Consumer: the slot is free again (one arrival per consumer warp),
+  /// when `valid`.
+  void release(hopper::Emitter &e, const Ring &ring, mlir::Value g, mlir::Value valid,
+               mlir::Value ctid);
+  /// Shared-memory byte offset (i32) of the slot of `g`.
+  mlir::Value slotOffset(hopper::Emitter &e, const Ring &ring, mlir::Value g);
   /// Consumers wait for the resident tiles.
   void waitResidents(hopper::Emitter &e);
+
+  /// Lowering state of the tile being emitted: the kernel's arguments and
+  /// the tile loop's induction value (the producer and the consumers each
+  /// have theirs).
+  mlir::IRMapping scope;
 
 private:
   void emitProducerLoop(hopper::Emitter &e);

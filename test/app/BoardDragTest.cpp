@@ -1,15 +1,13 @@
 //===- BoardDragTest.cpp - drag cards with a synthetic mouse, no window ---===//
 //
-// An ImGui context with no platform or renderer backend: the font atlas is
-// built, io.DisplaySize set, and each frame is NewFrame / draw / Render. The
-// mouse is io.MousePos and io.MouseDown (Dear ImGui 1.86 has no input
-// events API yet). Nothing is rasterized; the draw lists are built as in
-// the app, so the board's hit testing and drag logic run for real.
+// Frames are driven headless (HeadlessImGui.h): the board's hit testing and
+// drag logic run for real, nothing is rasterized.
 //
 //===----------------------------------------------------------------------===//
 #include "app/BoardPanel.h"
 #include "app/MainWindow.h"
 
+#include "HeadlessImGui.h"
 #include "TestSupport.h"
 
 #include <imgui.h>
@@ -22,20 +20,7 @@ using namespace stagecraft::app;
 
 namespace {
 
-struct HeadlessImGui {
-  ImGuiContext *ctx;
-  HeadlessImGui() {
-    ctx = ImGui::CreateContext();
-    ImGuiIO &io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 1000);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char *pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h); // builds the atlas
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
-};
+using test::HeadlessImGui;
 
 struct BoardHarness {
   HeadlessImGui imgui;

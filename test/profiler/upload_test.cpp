@@ -104,11 +104,18 @@ TEST(Upload, OnlyTheFilesTheRunnerReadsWithinTheirLimits) {
   for (const char *bad : {"../kernel.ptx", "/etc/passwd", "ir/00-input.mlir", ".manifest.json",
                           "schedule.json", "kernel.cubin/..", ""})
     EXPECT_NE(uploadError(std::string(R"({"manifest.json": ")") + m + R"(", ")" + bad + R"(": "AAAA"})")
-                  .find("is not one the runner reads (manifest.json, kernel.cubin, kernel.ptx, reference.ptx)"),
+                  .find("is not one the runner reads (manifest.json, kernel.cubin, kernel.ptx, reference.ptx, "
+                        "timeline.cubin, timeline.ptx)"),
               std::string::npos)
         << bad;
   EXPECT_EQ(uploadError(R"({"kernel.ptx": "AAAA"})"), "request field \"upload\": no manifest.json");
   EXPECT_EQ(uploadError(R"({"manifest.json": ")" + m + "\"}"),
+            "request field \"upload\": neither kernel.cubin nor kernel.ptx");
+  // The instrumented kernel travels too (for a trace), but is not the kernel.
+  auto traced = decodeUpload(json::parse(R"({"manifest.json": ")" + m + R"(", "kernel.ptx": ")" + p +
+                                         R"(", "timeline.ptx": ")" + p + "\"}"));
+  EXPECT_EQ(traced.size(), 3u);
+  EXPECT_EQ(uploadError(R"({"manifest.json": ")" + m + R"(", "timeline.ptx": ")" + p + "\"}"),
             "request field \"upload\": neither kernel.cubin nor kernel.ptx");
   EXPECT_EQ(uploadError(R"({"manifest.json": "@@@@", "kernel.ptx": "AAAA"})"),
             "request field \"upload\": \"manifest.json\" is not valid base64");

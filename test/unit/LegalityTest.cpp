@@ -128,6 +128,30 @@ TEST_F(LoadDot, UnknownNameIsReported) {
   EXPECT_NE(r.violations[0].message.find("it has: loadA, MMA"), std::string::npos);
 }
 
+// Found by fuzz_schedule: explainMove computed (stage + 1) * L with the stage
+// of a move, which overflowed for INT64_MAX. Values outside the schedule
+// format's ranges are now a violation of their own, before any arithmetic.
+TEST_F(LoadDot, OutOfRangeValuesAreReportedBeforeAnyRule) {
+  auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {65, 0, 0}}}));
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].rule, Rule::OutOfRange);
+  EXPECT_EQ(r.violations[0].message, "MMA has stage 65, outside 0..64");
+  EXPECT_EQ(std::string(ruleName(Rule::OutOfRange)), "out-of-range");
+  for (OpSchedule bad : {OpSchedule{INT64_MAX, 0, 0}, OpSchedule{INT64_MIN, 0, 0},
+                         OpSchedule{0, INT64_MAX, 0}, OpSchedule{0, 0, -1},
+                         OpSchedule{0, 0, 8}, OpSchedule{0, 0, 0, 8}})
+    EXPECT_TRUE(hasRule(checkSchedule(b.g, sched({{"MMA", bad}})), Rule::OutOfRange));
+  // The limits themselves are in range (other rules may still object).
+  EXPECT_FALSE(hasRule(checkSchedule(b.g, sched({{"loadA", {0, 1 << 20, 7}}, {"MMA", {64, 0, 7, 7}}})),
+                       Rule::OutOfRange));
+  std::string why = explainMove(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 0}}}), "MMA",
+                                {INT64_MAX, 0, 0});
+  EXPECT_NE(why.find("MMA cannot move to stage 9223372036854775807: MMA has stage "
+                     "9223372036854775807, outside 0..64"),
+            std::string::npos)
+      << why;
+}
+
 TEST_F(LoadDot, SharedMemoryLegalUnderTheLimit) {
   b.g.units[load].bufferBytes = 64 * 1024;
   auto r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 0}}}));

@@ -1,17 +1,20 @@
 //===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
 //
 //   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] [--target sm_100a] -o DIR
-//                      [--export PKG [--measured RESULT.json]]
+//                      [--export PKG [--measured RESULT.json]] [--timeline FILE.json]
 //
 // Runs the compile driver (the same call the app makes) and writes a kernel
 // bundle (docs/bundle-format.md); --export also writes the kernel as a
-// package for a user's project (docs/export.md). Diagnostics go to stderr
-// with file:line:col; the exit status is non-zero on any error, and no
+// package for a user's project (docs/export.md), --timeline the predicted
+// timeline as Chrome trace-event JSON (docs/timeline.md). Diagnostics go to
+// stderr with file:line:col; the exit status is non-zero on any error, and no
 // bundle or package is written then.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Export.h"
+
+#include "core/Timeline/TimelineTrace.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -43,6 +46,9 @@ static cl::opt<std::string> exportDir(
 static cl::opt<std::string> measured(
     "measured", cl::desc("A stagecraft-run result of this kernel, for the export's README"),
     cl::value_desc("result.json"));
+static cl::opt<std::string> timelineFile(
+    "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
+    cl::value_desc("file"));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -55,6 +61,9 @@ int main(int argc, char **argv) {
   }
   stagecraft::CompileOptions options;
   options.emitCubin = !noCubin;
+  // Nobody looks at the PTX before the bundle is written: the reference and
+  // the IR text may take the second core from the start.
+  options.ptxFirst = false;
   options.ptxasPath = ptxas;
   options.kernel = kernel;
   options.target = target;
@@ -140,21 +149,39 @@ int main(int argc, char **argv) {
     }
   }
   removeScratch();
+  if (!timelineFile.empty()) {
+    if (!result.prediction.ok) {
+      errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
+      return 1;
+    }
+    std::string werr = stagecraft::trace::writeFileAtomically(
+        timelineFile, stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
+                          result.prediction, result.kernel, stagecraft::timeline::HopperModel())));
+    if (!werr.empty()) {
+      errs() << "error: " << werr << "\n";
+      return 1;
+    }
+  }
   if (!quiet) {
     outs() << "kernel " << result.kernel << ": " << result.steadyState << "\n";
+    outs() << "predicted: " << result.prediction.summary() << "\n";
     if (result.ptxas.ran)
       outs() << formatv("ptxas: {0} registers, {1} bytes smem, {2} bytes spill "
                         "stores, {3} bytes spill loads\n",
                         result.ptxas.registers, result.ptxas.sharedBytes,
                         result.ptxas.spillStoreBytes, result.ptxas.spillLoadBytes);
-    outs() << formatv("time: parse {0:F1} ms, passes {1:F1} ms, ptx {2:F1} ms, "
-                      "ptxas {3:F1} ms, total {4:F1} ms\n",
+    outs() << formatv("time: parse {0:F1} ms, passes {1:F1} ms, ptx {2:F1} ms "
+                      "(PTX after {3:F1} ms), reference {4:F1} ms, IR text {5:F1} ms, "
+                      "ptxas {6:F1} ms, total {7:F1} ms\n",
                       result.parseMillis, result.passesMillis, result.ptxMillis,
-                      result.ptxasMillis, result.totalMillis);
+                      result.ptxReadyMillis, result.referenceMillis,
+                      result.snapshotMillis, result.ptxasMillis, result.totalMillis);
     if (!output.empty())
       outs() << "bundle: " << output << "\n";
     if (!exportDir.empty())
       outs() << "exported: " << exportDir << " (README.md says how to call it)\n";
+    if (!timelineFile.empty())
+      outs() << "timeline: " << timelineFile << "\n";
   }
   return 0;
 }

@@ -88,25 +88,33 @@ Frag stagecraft::lowering::readSmemTile(RegisterContext &ctx, const SmemRef &ref
   return out;
 }
 
-void stagecraft::lowering::writeStaging(RegisterContext &ctx, const Frag &value, StoreOp store,
-                                        int64_t stagingOffset) {
+void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &value,
+                                             StoreOp store, int64_t panel, Value slot) {
   Emitter &e = ctx.e;
   DescType desc = store.getDesc().getType();
   ArrayRef<int64_t> shape = desc.getTileShape();
   Type elem = desc.getElementType();
-  int64_t eb = desc.getElementBytes();
-  auto write = [&](Value linear, Value v) {
-    Value ptr = e.smemPtr(e.add(e.c32(stagingOffset), e.mul(linear, e.c32(eb))));
-    Value x = elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
-    LLVM::StoreOp::create(e.b, e.loc, x, ptr);
+  SmemTile t = SmemTile::of(desc);
+  int64_t eb = t.elemBytes;
+  auto convert = [&](Value v) {
+    return elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
   };
   if (shape.size() == 2) {
+    // One panel: columns [panel * panelCols, (panel + 1) * panelCols), stored
+    // as the only panel of the slot (swizzled as TMA expects it).
+    SmemTile one = t;
+    one.panels = 1;
     int64_t cols = shape[1];
     Layout tile = Layout::tile(cols);
     for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
-      Value row = ctx.rowOf(tile, el), col = ctx.colOf(tile, el);
-      Value linear = e.add(e.mul(row, e.c32(cols)), col);
-      // Two neighbouring columns: one 4-byte (16-bit pair) or two 4-byte stores.
+      TileElement te = tileElement(cols, el);
+      int64_t colBase = 8 * te.colBlock;
+      if (colBase / t.panelCols != panel)
+        continue;
+      Value row = ctx.rowOf(tile, el);
+      Value col = e.sub(ctx.colOf(tile, el), e.c32(panel * t.panelCols));
+      Value ptr = e.smemPtr(e.add(slot, smemElementOffset(e, one, row, col)));
+      // Two neighbouring columns: one 4-byte (16-bit pair) or 8-byte store.
       if (eb == 2) {
         Value pair;
         if (value.packed) { // a packed frag is always in its tile layout
@@ -117,16 +125,22 @@ void stagecraft::lowering::writeStaging(RegisterContext &ctx, const Frag &value,
           Value hi = value.elems[sourceElement(value.layout, tile, el + 1, ctx.geom)];
           pair = e.pack16(elem, lo, hi);
         }
-        LLVM::StoreOp::create(e.b, e.loc, pair,
-                              e.smemPtr(e.add(e.c32(stagingOffset), e.mul(linear, e.c32(2)))));
+        LLVM::StoreOp::create(e.b, e.loc, pair, ptr);
       } else {
-        write(linear, ctx.element(value, tile, el));
-        write(e.add(linear, e.c32(1)), ctx.element(value, tile, el + 1));
+        auto vec = VectorType::get({2}, e.f32());
+        Value v = LLVM::UndefOp::create(e.b, e.loc, vec);
+        v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el), e.c32(0));
+        v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el + 1), e.c32(1));
+        LLVM::StoreOp::create(e.b, e.loc, v, ptr);
       }
     }
     return;
   }
   // A vector: the threads that hold distinct elements write them.
+  auto write = [&](Value index, Value v) {
+    Value ptr = e.smemPtr(e.add(slot, e.mul(index, e.c32(eb))));
+    LLVM::StoreOp::create(e.b, e.loc, convert(v), ptr);
+  };
   int64_t len = shape[0];
   if (value.layout.kind == Kind::Rows) {
     Value firstOfRow = e.cmp(CmpIPredicate::eq, ctx.colOf(Layout::colsOf(8), 0), e.c32(0));

@@ -68,11 +68,13 @@ void emitReferenceDotScaled(tile::DotScaledOp op, ReferenceContext &ctx);
 /// This thread's elements of a shared-memory tile in register `layout`.
 Frag readSmemTile(RegisterContext &ctx, const SmemRef &tile, const Layout &layout);
 
-/// Writes `value` to the staging tile at `stagingOffset` (row-major, as the
-/// store's box) from this thread's elements. The caller fences and issues
-/// the TMA store.
-void writeStaging(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
-                  int64_t stagingOffset);
+/// Writes panel `panel` of `value` (the columns TMA stores as one box, laid
+/// out and swizzled as a loaded panel: SmemTile::of(store desc)) to the
+/// staging buffer at byte offset `slot` (i32), from this thread's elements.
+/// A 1-d value is one unswizzled panel. The caller fences, synchronizes and
+/// issues the TMA store.
+void writeStagingPanel(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
+                       int64_t panel, mlir::Value slot);
 
 /// The reference lowering's view of global memory.
 class GlobalMemory {

@@ -24,6 +24,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("`tile.kernel` applies to func.func only");
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("`tile.kernel` is a unit attribute");
+    if (failed(checkChainDepth(func)))
+      return failure();
     return KernelSignature::get(func);
   }
   if (name == kWarpGroupsAttrName) {

@@ -48,6 +48,16 @@ bool isScaleType(mlir::Type type);
 /// "bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e8m0"; "" for others.
 const char *elementTypeName(mlir::Type type);
 
+/// The longest chain of ops, each using the result of the one before, that a
+/// kernel may hold (its index math is a few ops deep).
+inline constexpr unsigned kMaxChainDepth = 1000;
+
+/// Fails with an error at the op that makes a chain in `root` longer than
+/// kMaxChainDepth. The kernel verifier runs it: recursive walks over
+/// operands (the lowering's, the index evaluator's) must not overflow the
+/// stack on a file that is long but small enough to be read.
+mlir::LogicalResult checkChainDepth(mlir::Operation *root);
+
 /// Registers the dialects a Stagecraft module may use.
 void registerStagecraftDialects(mlir::DialectRegistry &registry);
 

@@ -1,0 +1,286 @@
+//===- TimelinePanel.cpp - predicted and measured timelines ---------------===//
+#include "app/TimelinePanel.h"
+#include "app/Theme.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace stagecraft;
+using namespace stagecraft::app;
+using timeline::ZoneKind;
+
+namespace {
+
+constexpr float kLabelW = 118, kMaxLaneH = 17, kMinLaneH = 9, kLaneGap = 2, kAxisH = 16,
+                kSectionH = 15;
+
+ImU32 zoneFill(ZoneKind k, float alpha) {
+  switch (k) {
+  case ZoneKind::Load: return unitFill(UnitKind::Load, alpha);
+  case ZoneKind::Dot: return unitFill(UnitKind::Dot, alpha);
+  case ZoneKind::Compute: return unitFill(UnitKind::Compute, alpha);
+  case ZoneKind::Other: break;
+  }
+  return IM_COL32(120, 124, 136, static_cast<int>(alpha * 255));
+}
+
+ImU32 zoneAccent(ZoneKind k) {
+  switch (k) {
+  case ZoneKind::Load: return unitAccent(UnitKind::Load);
+  case ZoneKind::Dot: return unitAccent(UnitKind::Dot);
+  case ZoneKind::Compute: return unitAccent(UnitKind::Compute);
+  case ZoneKind::Other: break;
+  }
+  return IM_COL32(200, 200, 210, 255);
+}
+
+/// A tick spacing of 1, 2 or 5 x 10^k ns giving about `target` ticks.
+double tickStep(double span, int target) {
+  double raw = span / std::max(1, target);
+  double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw)
+      return m * p;
+  return 10 * p;
+}
+
+/// Rebuilds the model when the prediction or the shown trace changed.
+void refresh(AppState &app, TimelineUi &ui) {
+  const RunRecord *run = app.tracedRun();
+  uint64_t runId = run ? run->id : 0;
+  const MeasuredTrace *trace = run ? app.measuredTrace(run->id) : nullptr;
+  size_t cta = trace && ui.traceCta < trace->ctas.size() ? ui.traceCta : 0;
+  bool kernelChanged = ui.kernel != app.kernel();
+  if (ui.predictionVersion == app.predictionVersion() && ui.traceRun == runId &&
+      ui.shownCta == cta && !kernelChanged)
+    return;
+  const timeline::Prediction &p = app.prediction();
+  timeline::Timeline predicted = p.ok ? p.timeline : timeline::Timeline();
+  timeline::Timeline measured;
+  if (trace && !trace->ctas.empty())
+    measured = trace->ctas[cta].timeline;
+  // Keep the zoom across edits of one kernel: comparing schedules is the
+  // point. A new kernel opens on a few steady-state iterations.
+  bool fresh = kernelChanged || ui.model.empty();
+  ui.model.set(std::move(predicted), std::move(measured), !kernelChanged);
+  if (fresh && !ui.model.empty()) {
+    int mid = ui.model.lastIteration() / 2;
+    ui.model.focusIterations(std::max(0, mid - 2), mid + 1);
+  }
+  ui.predictionVersion = app.predictionVersion();
+  ui.traceRun = runId;
+  ui.shownCta = cta;
+  ui.traceCta = cta;
+  ui.kernel = app.kernel();
+}
+
+void header(AppState &app, TimelineUi &ui) {
+  const timeline::Prediction &p = app.prediction();
+  if (p.ok) {
+    ImGui::TextColored(toVec4(colors::text), "predicted");
+    ImGui::SameLine();
+    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s, %lld CTA/SM, %.1f waves",
+                        formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops,
+                        static_cast<long long>(p.ctasPerSM), p.waves);
+    if (ImGui::IsItemHovered()) {
+      std::string tip = p.boundDetail;
+      for (const std::string &n : p.notes)
+        tip += "\nnote: " + n;
+      ImGui::SetTooltip("%s", tip.c_str());
+    }
+  } else {
+    ImGui::TextDisabled("predicted: %s", p.error.empty() ? "none" : p.error.c_str());
+  }
+  const RunRecord *run = app.tracedRun();
+  const MeasuredTrace *trace = run ? app.measuredTrace(run->id) : nullptr;
+  if (trace && !trace->ctas.empty()) {
+    ImGui::TextColored(toVec4(colors::text), "measured");
+    ImGui::SameLine();
+    const MeasuredCta &c = trace->ctas[ui.shownCta < trace->ctas.size() ? ui.shownCta : 0];
+    ImGui::TextDisabled("variant #%llu, %s, probes cost %+.1f%%%s",
+                        static_cast<unsigned long long>(run->id), c.timeline.title.c_str(),
+                        trace->overhead * 100,
+                        trace->warnings.empty() ? "" : " (warnings: hover)");
+    if (ImGui::IsItemHovered() && !trace->warnings.empty()) {
+      std::string tip;
+      for (const std::string &w : trace->warnings)
+        tip += w + "\n";
+      ImGui::SetTooltip("%s", tip.c_str());
+    }
+    if (trace->ctas.size() > 1) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(150);
+      if (ImGui::BeginCombo("##cta", c.timeline.title.c_str())) {
+        for (size_t i = 0; i < trace->ctas.size(); ++i)
+          if (ImGui::Selectable(trace->ctas[i].timeline.title.c_str(), i == ui.shownCta))
+            ui.traceCta = i;
+        ImGui::EndCombo();
+      }
+    }
+  } else {
+    std::string note;
+    for (const RunRecord *r : app.currentRuns())
+      if (!app.traceNote(r->id).empty())
+        note = app.traceNote(r->id);
+    ImGui::TextDisabled("measured: %s", note.empty() ? "none yet: run this schedule (Ctrl+R)"
+                                                     : note.c_str());
+  }
+}
+
+} // namespace
+
+void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
+  ui.rectsDrawn = ui.zonesDrawn = 0;
+  ui.hovered.clear();
+  if (!app.hasIr()) {
+    ImGui::TextDisabled("Open a loop IR file to see its predicted timeline.");
+    return;
+  }
+  if (ui.follow)
+    refresh(app, ui);
+  header(app, ui);
+
+  ImDrawList *dl = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x < kLabelW + 40 || avail.y < kAxisH + kMinLaneH)
+    return;
+  TimelineModel &m = ui.model;
+  ui.lanesX0 = origin.x + kLabelW;
+  ui.lanesX1 = origin.x + avail.x - 4;
+  float width = ui.lanesX1 - ui.lanesX0;
+  const Fonts &f = fonts();
+  ImFont *font = f.ui ? f.ui : ImGui::GetFont();
+  float small = font->FontSize * 0.85f;
+
+  // Lanes: predicted, then measured, each under a section title; as tall
+  // as the panel allows.
+  size_t sectionCount = 0;
+  for (size_t l = 0; l < m.lanes().size(); ++l)
+    sectionCount += l == 0 || m.lanes()[l].source != m.lanes()[l - 1].source;
+  float laneH = kMaxLaneH;
+  if (!m.lanes().empty())
+    laneH = std::clamp((avail.y - kAxisH - sectionCount * kSectionH) / m.lanes().size() - kLaneGap,
+                        kMinLaneH, kMaxLaneH);
+  ui.laneTop.assign(m.lanes().size(), 0);
+  ui.laneHeight = laneH;
+  float y = origin.y + kAxisH;
+  int section = -1;
+  std::vector<std::pair<float, const char *>> sections;
+  for (size_t l = 0; l < m.lanes().size(); ++l) {
+    if (m.lanes()[l].source != section) {
+      section = m.lanes()[l].source;
+      sections.push_back({y, section ? "measured" : "predicted"});
+      y += kSectionH;
+    }
+    ui.laneTop[l] = y;
+    y += laneH + kLaneGap;
+  }
+  float bottom = std::min(origin.y + avail.y, y);
+
+  // Input: the whole area is one item, so drags do not move the window.
+  ImGui::SetCursorScreenPos(ImVec2(ui.lanesX0, origin.y));
+  ImGui::InvisibleButton("##timeline", ImVec2(std::max(1.0f, width), std::max(1.0f, avail.y)),
+                         ImGuiButtonFlags_MouseButtonLeft);
+  bool hovered = ImGui::IsItemHovered();
+  ImGuiIO &io = ImGui::GetIO();
+  float mx = io.MousePos.x - ui.lanesX0;
+  if (hovered && io.MouseWheel != 0)
+    m.zoom(std::clamp(mx / width, 0.0f, 1.0f), std::pow(1.25, io.MouseWheel));
+  if (ImGui::IsItemActivated()) {
+    ui.dragging = false;
+    ui.lastMouseX = io.MousePos.x;
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) {
+    ui.dragging = true;
+    m.pan(-(io.MousePos.x - ui.lastMouseX), width);
+    ui.lastMouseX = io.MousePos.x;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+    m.fit();
+
+  // Axis.
+  dl->PushClipRect(ImVec2(origin.x, origin.y), ImVec2(origin.x + avail.x, origin.y + avail.y), true);
+  double step = tickStep(m.viewEnd() - m.viewStart(), std::max(2, static_cast<int>(width / 110)));
+  for (double t = std::ceil(m.viewStart() / step) * step; t <= m.viewEnd(); t += step) {
+    float x = ui.xOf(t);
+    dl->AddLine(ImVec2(x, origin.y + kAxisH - 4), ImVec2(x, bottom), IM_COL32(60, 65, 80, 120));
+    dl->AddText(font, small, ImVec2(x + 3, origin.y), colors::textDim, formatNs(t).c_str());
+  }
+  for (const auto &[sy, title] : sections)
+    dl->AddText(f.bold ? f.bold : font, small, ImVec2(origin.x, sy), colors::text, title);
+
+  // Zones.
+  const std::string &selected = app.selectedUnit();
+  std::vector<ZoneRect> rects;
+  const timeline::Zone *hoveredZone = nullptr;
+  size_t hoveredLane = 0;
+  for (size_t l = 0; l < m.lanes().size(); ++l) {
+    const TimelineLane &lane = m.lanes()[l];
+    float top = ui.laneTop[l];
+    if (top > origin.y + avail.y)
+      break;
+    dl->AddRectFilled(ImVec2(ui.lanesX0, top), ImVec2(ui.lanesX1, top + laneH),
+                      l % 2 ? colors::cellBgAlt : colors::cellBg);
+    dl->AddText(font, std::min(small, laneH), ImVec2(origin.x + (lane.pipe ? 10 : 4), top),
+                lane.pipe ? colors::textDim : colors::text, lane.label.c_str());
+    m.layout(l, width, selected, rects);
+    dl->PushClipRect(ImVec2(ui.lanesX0, top), ImVec2(ui.lanesX1, top + laneH), true);
+    for (const ZoneRect &r : rects) {
+      ImVec2 a(ui.lanesX0 + r.x0, top + (lane.pipe ? 3 : 1));
+      ImVec2 b(ui.lanesX0 + r.x1, top + laneH - (lane.pipe ? 3 : 1));
+      float alpha = selected.empty() || r.highlighted ? 1.0f : 0.45f;
+      if (r.zone)
+        dl->AddRectFilled(a, b, zoneFill(r.kind, alpha), 2);
+      else // merged narrow zones: the colour, hatched by a lighter line
+        dl->AddRectFilled(a, b, zoneFill(r.kind, alpha * 0.7f));
+      if (r.highlighted)
+        dl->AddRect(a, b, colors::selection, 2, 0, 1.5f);
+      else if (r.zone && r.x1 - r.x0 > 4)
+        dl->AddLine(ImVec2(a.x, a.y), ImVec2(a.x, b.y), zoneAccent(r.kind));
+      // The unit and its iteration, when they fit.
+      if (r.zone && r.x1 - r.x0 > 24 && laneH >= small) {
+        char label[96];
+        std::snprintf(label, sizeof label, "%s %d", m.unitName(lane, *r.zone).c_str(),
+                      r.zone->iteration);
+        ImVec2 ts = font->CalcTextSizeA(small, FLT_MAX, 0, label);
+        if (ts.x + 6 > r.x1 - r.x0)
+          std::snprintf(label, sizeof label, "%d", r.zone->iteration);
+        ts = font->CalcTextSizeA(small, FLT_MAX, 0, label);
+        if (ts.x + 4 <= r.x1 - r.x0)
+          dl->AddText(font, small, ImVec2(a.x + 3, top + (laneH - ts.y) / 2),
+                      IM_COL32(255, 255, 255, static_cast<int>(230 * alpha)), label);
+      }
+      ui.rectsDrawn += 1;
+      ui.zonesDrawn += r.count;
+    }
+    dl->PopClipRect();
+    if (hovered && io.MousePos.y >= top && io.MousePos.y < top + laneH)
+      if (const timeline::Zone *z = m.hit(l, mx, width)) {
+        hoveredZone = z;
+        hoveredLane = l;
+      }
+  }
+  dl->PopClipRect();
+
+  if (hoveredZone) {
+    const TimelineLane &lane = m.lanes()[hoveredLane];
+    char tip[256];
+    std::snprintf(tip, sizeof tip, "%s, iteration %d\n%s: %s\nstart %s, duration %s",
+                  m.unitName(lane, *hoveredZone).c_str(), hoveredZone->iteration,
+                  lane.measured ? "measured" : "predicted", lane.label.c_str(),
+                  formatNs(hoveredZone->start).c_str(),
+                  formatNs(hoveredZone->end - hoveredZone->start).c_str());
+    ui.hovered = tip;
+    ImGui::SetTooltip("%s", tip);
+    // A click (not a drag) selects the unit, as clicking its card does.
+    if (ImGui::IsItemDeactivated() && !ui.dragging) {
+      const std::string &name = m.unitName(lane, *hoveredZone);
+      if (app.editor().graph().findUnit(name) >= 0)
+        app.select(name);
+    }
+  }
+  if (ImGui::IsItemDeactivated())
+    ui.dragging = false;
+}

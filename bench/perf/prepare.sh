@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On the build machine: the bundles of the performance benchmark (issue:
+# persistent / ping-pong kernels vs cuBLAS and cuDNN), slimmed into .dev/perf:
+# GEMM (128x256 tiles; persistent row-major and grouped) at 8192^3, 4096^3 and
+# 8000x8064x4000; attention d128 (default, cp-dot1-s3; persistent), causal,
+# d64, at the anchors' sizes.
+#   bench/perf/prepare.sh
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+COMPILE=${COMPILE:-$ROOT/build/bin/stagecraft-compile}
+DEV=$ROOT/.dev/perf
+rm -rf "$DEV" && mkdir -p "$DEV/bundles"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+A=$ROOT/assets S=$A/schedules
+bundle() { # name mlir [compile args...]
+  local name=$1 mlir=$2; shift 2
+  "$COMPILE" "$mlir" "$@" -o "$WORK/$name" -q
+  mkdir -p "$DEV/bundles/$name"
+  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
+    [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
+  done
+}
+for g in gemm persistent_gemm persistent_gemm_grouped; do
+  bundle "$g-8192" "$A/$g.mlir"
+  bundle "$g-4096" "$A/$g.mlir" --size M=4096 --size N=4096 --size K=4096
+  bundle "$g-8000x8064x4000" "$A/$g.mlir" --size M=8000 --size N=8064 --size K=4000
+done
+bundle attn_d128 "$A/attention_fwd_d128.mlir"
+bundle attn_d128_cp_dot1_s3 "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3.json"
+bundle attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_dot1_s3.json"
+bundle attn_d64 "$A/attention_fwd_d64.mlir" --size H=32
+bundle attn_d64_causal "$A/attention_fwd_d64_causal.mlir" --size H=32
+bundle persistent_attn_d128 "$A/persistent_attention_fwd_d128.mlir"
+cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
+du -sh "$DEV"; ls "$DEV/bundles" | wc -l

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Predicted and measured timelines of the GEMM and attention assets, two schedules each.
+
+  bench/timeline/assets.py compile [--out .dev/timeline-assets]          # build machine
+  bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
+
+`compile` compiles each (asset, schedule) with stagecraft-compile, writing the bundle and the
+predicted timeline (--timeline) into it; a bundle without an instrumented kernel
+(timeline.ptx, from the lowering) is listed but cannot be traced. `run` runs every bundle with
+`stagecraft-run --trace`, checks each trace (check_trace.py) and writes OUT/timelines.md:
+predicted vs measured iteration time (the median time between a consumer's successive
+iterations of its first unit, over the sampled CTAs) and the overhead. The traces
+(OUT/*.measured.json) and the predictions (OUT/*.predicted.json) open in Perfetto.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEDULES = os.path.join(ROOT, "assets", "schedules")
+
+# (asset, schedule name, schedule file or None for the IR's own, sizes)
+CONFIGS = [
+    ("gemm", "ws-ahead2-wait1", None, {"M": 8192, "N": 8192, "K": 8192}),
+    ("gemm", "single-ahead1-wait0", {"format": "stagecraft-schedule", "version": 1, "kernel": "gemm", "ops": [
+        {"name": "MMA", "stage": 1, "order": 0, "group": 1},
+        {"name": "loadA", "stage": 0, "order": 1, "group": 1},
+        {"name": "loadB", "stage": 0, "order": 2, "group": 1}]}, {"M": 8192, "N": 8192, "K": 8192}),
+    ("attention_fwd_d128", "default", None, {"B": 4, "H": 16, "S": 8192}),
+    ("attention_fwd_d128", "cp-dot1-s3", os.path.join(SCHEDULES, "attention_cp_dot1_s3.json"),
+     {"B": 4, "H": 16, "S": 8192}),
+]
+
+
+def compile_all(out):
+    os.makedirs(out, exist_ok=True)
+    compiler = os.path.join(ROOT, "build", "bin", "stagecraft-compile")
+    index = []
+    for asset, name, sched, sizes in CONFIGS:
+        bundle = os.path.join(out, f"{asset}--{name}")
+        cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle,
+               "--timeline", bundle + ".predicted.json"] + [f"--size={k}={v}" for k, v in sizes.items()]
+        if isinstance(sched, dict):
+            path = os.path.join(out, f"{asset}--{name}.schedule.json")
+            with open(path, "w") as f:
+                json.dump(sched, f)
+            cmd += ["--schedule", path]
+        elif sched:
+            cmd += ["--schedule", sched]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"{asset} {name}: compile failed:\n{p.stderr}")
+        shutil.move(bundle + ".predicted.json", os.path.join(bundle, "predicted.json"))
+        subprocess.run(["rm", "-rf", os.path.join(bundle, "ir"), os.path.join(bundle, "kernel.ll")])
+        traced = os.path.exists(os.path.join(bundle, "timeline.ptx"))
+        index.append({"asset": asset, "schedule": name, "bundle": os.path.basename(bundle), "instrumented": traced})
+        print(f"{asset} {name}: {p.stdout.splitlines()[1]}" + ("" if traced else
+              "  (no timeline.ptx: the lowering does not instrument yet)"))
+    with open(os.path.join(out, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+
+
+def measured_iteration_ns(trace):
+    """Median time between a consumer's successive iterations (its first unit's start)."""
+    units = {u["id"]: u for u in trace["units"]}
+    roles = {w["id"]: w["role"] for w in trace["warp_groups"]}
+    gaps = []
+    for cta in trace["ctas"]:
+        by_wg = {}
+        for wg, unit, it, start, dur in cta["events"]:
+            if roles.get(wg) != "consumer":
+                continue
+            first = by_wg.setdefault(wg, {})
+            if it not in first or start < first[it]:
+                first[it] = start
+        for starts in by_wg.values():
+            its = sorted(starts)
+            gaps += [(starts[b] - starts[a]) / (b - a) for a, b in zip(its, its[1:]) if b > a]
+    return statistics.median(gaps) if gaps else None
+
+
+def run_all(bundles, runner, out):
+    os.makedirs(out, exist_ok=True)
+    index = json.load(open(os.path.join(bundles, "index.json")))
+    rows, status = [], 0
+    for e in index:
+        name = e["bundle"]
+        bundle = os.path.join(bundles, name)
+        predicted = json.load(open(os.path.join(bundle, "predicted.json")))["otherData"]
+        shutil.copy(os.path.join(bundle, "predicted.json"), os.path.join(out, name + ".predicted.json"))
+        trace_file = os.path.join(out, name + ".measured.json")
+        result_file = os.path.join(out, name + ".result.json")
+        with open(result_file, "w") as f:
+            subprocess.run([runner, bundle, "--reps", "20", "--trace", trace_file], stdout=f, timeout=600)
+        r = json.loads(open(result_file).read().strip().splitlines()[-1])
+        t = r.get("trace") or {}
+        measured = measured_iteration_ns(t) if "ctas" in t else None
+        if "ctas" in t:
+            if subprocess.run([sys.executable, os.path.join(ROOT, "bench", "timeline", "check_trace.py"),
+                               result_file, trace_file]).returncode != 0:
+                status = 1
+        rows.append((e["asset"], e["schedule"], r.get("tflops"), predicted.get("predicted_tflops"),
+                     measured, predicted.get("iteration_ns"), predicted.get("bound"), t.get("overhead"),
+                     t.get("error")))
+    lines = ["| kernel | schedule | measured TFLOP/s | predicted | measured iteration | predicted | bound (predicted) | probe overhead |",
+             "|---|---|---|---|---|---|---|---|"]
+    for asset, sched, meas, pred, mi, pi, bound, overhead, err in rows:
+        f = lambda x, fmt: fmt.format(x) if isinstance(x, (int, float)) else "-"
+        lines.append(f"| {asset} | {sched} | {f(meas, '{:.1f}')} | {f(pred, '{:.1f}')} | {f(mi, '{:.0f} ns')} | "
+                     f"{f(pi, '{:.0f} ns')} | {bound} | {f(overhead and 100 * overhead, '{:+.2f}%') if not err else err} |")
+    table = "\n".join(lines)
+    with open(os.path.join(out, "timelines.md"), "w") as f:
+        f.write(table + "\n")
+    print(table)
+    return status
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["compile", "run"])
+    ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline-assets"))
+    ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline-assets"))
+    ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
+    a = ap.parse_args()
+    if a.mode == "compile":
+        compile_all(a.out)
+        return 0
+    return run_all(a.bundles, a.runner, a.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+//===- CostModel.cpp - a Hopper latency/throughput model ----------------===//
+#include "core/Timeline/CostModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace stagecraft::timeline;
+
+namespace {
+/// Tensor rate of an input type relative to bf16/f16 (dense wgmma: fp8 k32
+/// at twice the rate, tf32 k8 at half).
+double typeFactor(const std::string &type) {
+  if (type == "f8" || type == "fp8" || type == "e4m3" || type == "e5m2")
+    return 2.0;
+  if (type == "tf32" || type == "f32")
+    return 0.5;
+  return 1.0;
+}
+int64_t kStep(const std::string &type) {
+  double f = typeFactor(type);
+  return f > 1 ? 32 : f < 1 ? 8 : 16;
+}
+} // namespace
+
+int64_t HopperModel::wgmmaInstructions(const DotWork &dot, double rowShare) const {
+  // wgmma is m64nNk(16|32|8) with N <= 256: one instruction per 64 rows of
+  // the warp group's share, per k step, per 256 columns.
+  int64_t rows = std::max<int64_t>(64, static_cast<int64_t>(std::llround(dot.m * rowShare)));
+  int64_t mTiles = (rows + 63) / 64;
+  int64_t kTiles = std::max<int64_t>(1, (dot.k + kStep(dot.inputType) - 1) / kStep(dot.inputType));
+  int64_t nTiles = std::max<int64_t>(1, (dot.n + 255) / 256);
+  return mTiles * kTiles * nTiles;
+}
+
+double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
+  double flops = dot.flops() * rowShare;
+  double rate = tensorFlopsPerCycle * typeFactor(dot.inputType) * tensorEfficiency;
+  double byRate = flops / rate;
+  double byIssue = wgmmaInstructions(dot, rowShare) * wgmmaMinCycles;
+  return std::max(byRate, byIssue);
+}
+
+double HopperModel::mathCycles(const MathWork &m) const {
+  // Each warp instruction takes an issue slot of its sub-partition (4 per SM
+  // and clock, 32 lanes each) and its pipe: FMA at 128 lanes per SM and
+  // clock, MUFU at 16, conversions at 16 instructions (32 results packed in
+  // pairs), shuffles at 32. Different pipes overlap, so the stream takes as
+  // long as its busiest pipe or its issue slots; mathEfficiency accounts for
+  // dependency stalls and what it issues beside the counted operations.
+  double generic = 2.0 * m.generic;
+  double issue = (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle) / 128.0;
+  double cycles = std::max({issue, (m.fma + generic) / fmaPerCycle, m.mufu / mufuPerCycle,
+                            m.convert / convertPerCycle, m.shuffle / shufflePerCycle});
+  return cycles / mathEfficiency;
+}
+
+namespace {
+struct Field {
+  const char *name;
+  double HopperModel::*member;
+};
+const Field kFields[] = {
+    {"clock_ghz", &HopperModel::clockGHz},
+    {"tensor_efficiency", &HopperModel::tensorEfficiency},
+    {"load_bytes_per_cycle", &HopperModel::loadBytesPerCycle},
+    {"load_latency_cycles", &HopperModel::loadLatencyCycles},
+    {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
+    {"math_efficiency", &HopperModel::mathEfficiency},
+    {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
+    {"tensor_math_interference", &HopperModel::tensorMathInterference},
+    {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},
+    {"issue_cycles", &HopperModel::issueCycles},
+    {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
+};
+} // namespace
+
+std::string HopperModel::toJson() const {
+  std::string s = "{\n";
+  for (size_t i = 0; i < std::size(kFields); ++i)
+    s += llvm::formatv("  \"{0}\": {1}{2}\n", kFields[i].name, this->*kFields[i].member,
+                       i + 1 < std::size(kFields) ? "," : "")
+             .str();
+  return s + "}\n";
+}
+
+llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceName) {
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
+  if (!v)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                   sourceName.str().c_str(),
+                                   llvm::toString(v.takeError()).c_str());
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: expected a JSON object of model parameters",
+                                   sourceName.str().c_str());
+  for (const auto &kv : *o) {
+    const Field *f = nullptr;
+    for (const Field &x : kFields)
+      if (kv.first == x.name)
+        f = &x;
+    if (!f) {
+      std::string known;
+      for (const Field &x : kFields)
+        known += (known.empty() ? "" : ", ") + std::string(x.name);
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: unknown model parameter \"%s\" (known: %s)",
+                                     sourceName.str().c_str(), kv.first.str().c_str(),
+                                     known.c_str());
+    }
+    std::optional<double> d = kv.second.getAsNumber();
+    if (!d || !std::isfinite(*d) || *d < 0)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: \"%s\" must be a non-negative number",
+                                     sourceName.str().c_str(), f->name);
+    this->*(f->member) = *d;
+  }
+  return llvm::Error::success();
+}

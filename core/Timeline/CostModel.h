@@ -1,0 +1,95 @@
+//===- CostModel.h - a Hopper latency/throughput model ------------*- C++ -*-===//
+//
+// The rates and latencies the timeline simulator charges, for one SM of an
+// H100 SXM5. Two kinds of numbers:
+//  - device facts (published: NVIDIA's H100 whitepaper, the CUDA C++
+//    Programming Guide's throughput table, the PTX ISA), fixed;
+//  - a handful of global parameters fitted once on the committed GPU results
+//    (bench/timeline/calibrate.py; the values and the fit are in
+//    docs/timeline.md). They are the same for every kernel and schedule.
+//
+// Plain data (LLVM Support for JSON only): the app and the CLIs share it, and
+// calibration overrides fields from a JSON object of the same names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_TIMELINE_COSTMODEL_H
+#define STAGECRAFT_CORE_TIMELINE_COSTMODEL_H
+
+#include "core/Timeline/KernelCosts.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace stagecraft::timeline {
+
+struct HopperModel {
+  // --- Device facts (H100 SXM5; docs/timeline.md cites each).
+  std::string device = "H100 SXM5";
+  int64_t sms = 132;
+  /// Dense tensor-core rate per SM and clock for bf16/f16 inputs (fp8 twice,
+  /// tf32 half): 989.4 TFLOP/s = 132 SMs x 4096 x 1.83 GHz.
+  double tensorFlopsPerCycle = 4096;
+  double fmaPerCycle = 128;     // FP32 FMA lanes per SM
+  double mufuPerCycle = 16;     // special-function results per SM (ex2, rcp, ...)
+  double convertPerCycle = 32;  // f32 -> bf16 results (16 cvt.bf16x2 per clock)
+  double shufflePerCycle = 32;  // shuffle lane operations per SM
+  double hbmBytesPerSecond = 3.35e12;
+  int64_t smemPerSM = 233472;   // 228 KiB
+  int64_t smemReservedPerCta = 1024;
+  int64_t regsPerSM = 65536;
+  int64_t threadsPerSM = 2048;
+  int64_t ctasPerSM = 32;
+
+  // --- Fitted (bench/timeline/calibrate.py); global, never per kernel.
+  /// SM clock under sustained tensor load (GHz): converts cycles to time.
+  double clockGHz = 1.75;
+  /// Achieved fraction of the peak wgmma rate.
+  double tensorEfficiency = 1.0;
+  /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
+  /// per cycle), when every SM streams at once.
+  double loadBytesPerCycle = 40.0;
+  /// TMA load latency beyond the transfer itself (cycles).
+  double loadLatencyCycles = 850.6;
+  /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
+  /// waiting warp runs again (cycles).
+  double syncLatencyCycles = 55.2;
+  /// Register math runs at this fraction of the pipes' table throughput
+  /// (dependency chains, register moves, predication, address math).
+  double mathEfficiency = 0.8468;
+  /// While register math and wgmma run on the same SM at once, each slows
+  /// down by this fraction (both use the register file: accumulators and
+  /// register-sourced operands on one side, ALU operands on the other).
+  double tensorMathInterference = 0.7635;
+  /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
+  double ctaOverheadCycles = 4507.1;
+  /// Floor per wgmma instruction, whatever its shape (cycles): small-N
+  /// wgmma do not reach the peak rate.
+  double wgmmaMinCycles = 16;
+  /// Issuing one TMA box or one wgmma from a thread (cycles).
+  double issueCycles = 8;
+
+  // --- Costs (cycles).
+  /// Tensor-core time of `dot` for a warp group that computes `rowShare` of
+  /// its rows (1/n with n consumer warp groups).
+  double dotCycles(const DotWork &dot, double rowShare) const;
+  /// wgmma instructions a warp group issues for its share of `dot`.
+  int64_t wgmmaInstructions(const DotWork &dot, double rowShare) const;
+  /// CUDA-core time of `math` (already divided among warp groups).
+  double mathCycles(const MathWork &math) const;
+  /// TMA transfer time of `bytes` at this SM's share of the bandwidth.
+  double transferCycles(double bytes) const { return bytes / loadBytesPerCycle; }
+
+  double nsPerCycle() const { return 1.0 / clockGHz; }
+
+  /// The fitted parameters as a JSON object (the names above).
+  std::string toJson() const;
+  /// Overrides fields named in a JSON object; unknown names and non-numbers
+  /// are errors naming the field and `sourceName`.
+  llvm::Error applyJson(llvm::StringRef text, llvm::StringRef sourceName);
+};
+
+} // namespace stagecraft::timeline
+
+#endif // STAGECRAFT_CORE_TIMELINE_COSTMODEL_H

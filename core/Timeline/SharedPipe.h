@@ -1,0 +1,126 @@
+//===- SharedPipe.h - a pipe the warp groups share in equal parts -*- C++ -*-===//
+//
+// The SM's tensor cores and CUDA cores as the model sees them: every warp
+// group keeps its own queue of jobs (wgmma groups run in order within a warp
+// group), and the jobs at the heads of the queues progress together, each at
+// 1/n of the pipe's rate when n are running. That is how two consumer warp
+// groups share an SM: each has one warp on each sub-partition, and the
+// sub-partition's tensor core and ALUs alternate between them, so two
+// wgmma groups issued together finish together, at half speed each, rather
+// than one after the other. (Internal to core/Timeline.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H
+#define STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace stagecraft::timeline {
+
+class SharedPipe {
+public:
+  struct Done {
+    uint64_t id;
+    int owner;
+    double start; // when it reached the head of its queue
+    double end;
+  };
+
+  /// Queues `work` cycles for `owner` at time `t` (>= every earlier call).
+  uint64_t submit(double t, int owner, double work) {
+    advance(t);
+    std::deque<Job> &q = queues_[owner];
+    q.push_back({nextId_, work, q.empty() ? t : -1.0});
+    ++version_;
+    return nextId_++;
+  }
+
+  /// When the next head completes if nothing else arrives (infinity if idle).
+  double nextCompletion() const {
+    int n = active();
+    if (n == 0)
+      return std::numeric_limits<double>::infinity();
+    double least = std::numeric_limits<double>::infinity();
+    for (const auto &[owner, q] : queues_)
+      if (!q.empty())
+        least = std::min(least, q.front().remaining);
+    return last_ + std::max(0.0, least) * n / rate_;
+  }
+
+  /// From `t` on, the pipe runs at `rate` of its full speed (the other
+  /// pipe's traffic slows it down).
+  void setRate(double t, double rate) {
+    advance(t);
+    if (rate != rate_) {
+      rate_ = rate;
+      ++version_;
+    }
+  }
+
+  /// Advances to `t` and takes every head that has finished by then.
+  std::vector<Done> complete(double t) {
+    advance(t);
+    std::vector<Done> done;
+    for (auto &[owner, q] : queues_) {
+      while (!q.empty() && q.front().remaining <= kEpsilon) {
+        done.push_back({q.front().id, owner, q.front().start, t});
+        q.pop_front();
+        if (!q.empty())
+          q.front().start = t;
+      }
+    }
+    if (!done.empty())
+      ++version_;
+    return done;
+  }
+
+  int active() const {
+    int n = 0;
+    for (const auto &[owner, q] : queues_)
+      n += !q.empty();
+    return n;
+  }
+  /// Changes with every arrival and completion: a scheduled completion check
+  /// of an older version is stale.
+  uint64_t version() const { return version_; }
+  /// Intervals with at least one job running.
+  const std::vector<std::pair<double, double>> &busy() const { return busy_; }
+
+private:
+  static constexpr double kEpsilon = 1e-6;
+  struct Job {
+    uint64_t id;
+    double remaining;
+    double start;
+  };
+  void advance(double t) {
+    int n = active();
+    if (n > 0 && t > last_) {
+      double each = (t - last_) * rate_ / n;
+      for (auto &[owner, q] : queues_)
+        if (!q.empty())
+          q.front().remaining -= each;
+      if (!busy_.empty() && busy_.back().second >= last_ - kEpsilon)
+        busy_.back().second = t;
+      else
+        busy_.push_back({last_, t});
+    }
+    last_ = std::max(last_, t);
+  }
+
+  std::map<int, std::deque<Job>> queues_;
+  double last_ = 0;
+  double rate_ = 1;
+  uint64_t nextId_ = 0;
+  uint64_t version_ = 0;
+  std::vector<std::pair<double, double>> busy_;
+};
+
+} // namespace stagecraft::timeline
+
+#endif // STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H

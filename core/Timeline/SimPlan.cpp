@@ -1,0 +1,185 @@
+//===- SimPlan.cpp - what each unit and warp group does in the model ------===//
+#include "core/Timeline/SimPlan.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::timeline;
+using llvm::formatv;
+
+std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &schedule, const ScheduleReport &report,
+                      const KernelCosts &costs, const HopperModel &model, Plan &plan) {
+  if (costs.units.size() != g.units.size())
+    return formatv("the unit costs list {0} units, the loop has {1}", costs.units.size(),
+                   g.units.size())
+        .str();
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (costs.units[u].name != g.units[u].name)
+      return "the unit costs do not match the loop (" + costs.units[u].name + " vs " +
+             g.units[u].name + ")";
+  size_t n = g.units.size();
+  plan.units.resize(n);
+  std::map<int64_t, int64_t> minStage;
+  for (unsigned u = 0; u < n; ++u) {
+    OpSchedule s = effectiveSchedule(g, schedule, u);
+    UnitPlan &p = plan.units[u];
+    p.kind = g.units[u].kind;
+    p.group = s.group;
+    p.stage = s.stage;
+    p.wait = s.wait;
+    auto it = minStage.find(s.group);
+    if (it == minStage.end() || s.stage < it->second)
+      minStage[s.group] = s.stage;
+  }
+  for (unsigned u = 0; u < n; ++u)
+    plan.units[u].offset = plan.units[u].stage - minStage[plan.units[u].group];
+
+  // Groups, roles and warp groups.
+  std::set<int64_t> groups;
+  for (const UnitPlan &p : plan.units)
+    groups.insert(p.group);
+  bool specialized = groups.size() > 1;
+  int consumerIndex = 0, producerIndex = 0;
+  int producers = 0;
+  for (int64_t grp : groups) {
+    bool onlyLoads = true;
+    for (const UnitPlan &p : plan.units)
+      if (p.group == grp && p.kind != UnitKind::Load)
+        onlyLoads = false;
+    producers += specialized && onlyLoads;
+  }
+  for (int64_t grp : groups) {
+    bool onlyLoads = true;
+    for (const UnitPlan &p : plan.units)
+      if (p.group == grp && p.kind != UnitKind::Load)
+        onlyLoads = false;
+    bool producer = specialized && onlyLoads;
+    int64_t count = g.warpGroupsOf(grp);
+    for (int64_t i = 0; i < count; ++i) {
+      WarpGroupPlan w;
+      w.group = grp;
+      w.indexInGroup = static_cast<int>(i);
+      w.groupSize = static_cast<int>(count);
+      w.producer = producer;
+      w.issuesLoads = i == 0;
+      w.computes = !producer;
+      if (producer)
+        w.name = producers > 1 || count > 1 ? formatv("producer {0}", producerIndex++).str()
+                                            : std::string("producer");
+      else
+        w.name = formatv("consumer {0}", consumerIndex++).str();
+      for (unsigned u : report.bodyOrder)
+        if (plan.units[u].group == grp) {
+          w.units.push_back(u);
+          w.span = std::max(w.span, plan.units[u].offset);
+        }
+      plan.wgs.push_back(std::move(w));
+    }
+    plan.threads += 128 * count;
+  }
+
+  // Buffers.
+  for (const LoadBuffers &b : report.buffers) {
+    int u = g.findUnit(b.name);
+    if (u >= 0)
+      plan.units[u].copies = std::max<int64_t>(1, b.copies);
+  }
+
+  // Edges: who reads which buffer, which dot results each unit waits for.
+  auto accumulatesOnto = [&](unsigned use, unsigned def) {
+    const auto &names = costs.units[use].accumulatesOnto;
+    return std::find(names.begin(), names.end(), g.units[def].name) != names.end();
+  };
+  for (const Edge &e : g.edges) {
+    UnitPlan &def = plan.units[e.def];
+    UnitPlan &use = plan.units[e.use];
+    if (def.kind == UnitKind::Load) {
+      if (e.def != e.use && !e.loopCarried) {
+        if (std::find(def.readers.begin(), def.readers.end(), e.use) == def.readers.end())
+          def.readers.push_back(e.use);
+        if (std::find(use.loadInputs.begin(), use.loadInputs.end(), e.def) == use.loadInputs.end())
+          use.loadInputs.push_back(e.def);
+      }
+      continue;
+    }
+    if (def.kind != UnitKind::Dot)
+      continue;
+    // A dot result crossing the kernel loop's back edge (carried to the
+    // next source iteration, or read in a later stage) is retired by a wait
+    // that closes the iteration, except a dot's own accumulator chain,
+    // which wgmma orders in hardware.
+    bool ownChain = e.def == e.use && e.loopCarried && accumulatesOnto(e.use, e.def);
+    if (!ownChain && (e.loopCarried || use.stage > def.stage))
+      def.carriedRetire = true;
+    // A dot accumulating onto a dot result chains in registers: no wait.
+    if (use.kind == UnitKind::Dot && accumulatesOnto(e.use, e.def))
+      continue;
+    UnitPlan::DotDep dep{e.def, e.loopCarried ? 1 : 0};
+    bool have = false;
+    for (const auto &d : use.dotDeps)
+      have |= d.dot == dep.dot && d.back == dep.back;
+    if (!have)
+      use.dotDeps.push_back(dep);
+  }
+  // How many kernel iterations a dot's group may stay in flight: what its
+  // rings have copies for beyond the stages between the load and the dot
+  // (for a GEMM, the schedule's `wait`).
+  for (unsigned u = 0; u < n; ++u) {
+    UnitPlan &p = plan.units[u];
+    if (p.kind != UnitKind::Dot)
+      continue;
+    for (unsigned l : p.loadInputs)
+      p.ringLag = std::min(p.ringLag, std::max<int64_t>(
+                                          0, plan.units[l].copies - 1 - (p.stage - plan.units[l].stage)));
+  }
+
+  // Costs per warp group.
+  for (unsigned u = 0; u < n; ++u) {
+    UnitPlan &p = plan.units[u];
+    const UnitWork &w = costs.units[u];
+    int64_t size = g.warpGroupsOf(p.group);
+    double share = 1.0 / static_cast<double>(size);
+    p.bytes = static_cast<double>(w.loadBytes);
+    p.boxes = std::max<int64_t>(1, w.loadBoxes);
+    p.storeBytes = static_cast<double>(w.storeBytes) * share;
+    p.writesAccumulator = w.writesAccumulator;
+    for (const DotWork &d : w.dots) {
+      p.dotCycles += model.dotCycles(d, share);
+      p.wgmmaInstr += model.wgmmaInstructions(d, share);
+    }
+    p.mathCycles = model.mathCycles(w.math.scaled(share));
+    if (p.kind == UnitKind::Load && p.bytes <= 0)
+      p.bytes = static_cast<double>(g.units[u].bufferBytes);
+  }
+  // Values kept across stages: a value used s stages after its unit runs is
+  // carried in s register copies, all moved every iteration.
+  std::map<int64_t, double> moves; // group -> lane moves per iteration
+  for (const LoopValue &v : g.values) {
+    const UnitPlan &def = plan.units[g.ops[v.defOp].unit];
+    int64_t distance = 0;
+    for (const ValueUse &use : v.uses) {
+      const UnitPlan &u = plan.units[g.ops[use.op].unit];
+      distance = std::max(distance, u.stage - def.stage);
+    }
+    if (distance > 0)
+      moves[def.group] += static_cast<double>(distance) * static_cast<double>(v.bytes) / 4.0;
+  }
+  for (WarpGroupPlan &w : plan.wgs)
+    if (w.computes && moves.count(w.group)) {
+      MathWork m;
+      m.fma = moves[w.group] / w.groupSize;
+      w.carryCycles = model.mathCycles(m);
+    }
+  int64_t consumers = 0;
+  for (const WarpGroupPlan &w : plan.wgs)
+    consumers += w.computes;
+  double share = consumers ? 1.0 / consumers : 1.0;
+  plan.epilogueMathCycles = model.mathCycles(costs.epilogueMath.scaled(share));
+  plan.epilogueStoreBytes = static_cast<double>(costs.epilogueStoreBytes);
+  plan.prologueLoadBytes = static_cast<double>(costs.prologueLoadBytes);
+  return "";
+}

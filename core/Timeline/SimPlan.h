@@ -1,0 +1,86 @@
+//===- SimPlan.h - what each unit and warp group does in the model -*- C++ -*-===//
+//
+// The simulator's view of a schedule (internal to core/Timeline): per unit
+// its stage offset within its warp group's loop, its ring, the buffers and
+// dot results it waits for and its costs per warp group; per warp group its
+// units in body order. Built from the graph, the schedule, its report and
+// the unit costs; Simulator.cpp runs it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_TIMELINE_SIMPLAN_H
+#define STAGECRAFT_CORE_TIMELINE_SIMPLAN_H
+
+#include "core/Schedule/Legality.h"
+#include "core/Timeline/CostModel.h"
+#include "core/Timeline/KernelCosts.h"
+
+#include <limits>
+
+namespace stagecraft::timeline {
+
+constexpr int64_t kNoRing = std::numeric_limits<int64_t>::max();
+
+struct UnitPlan {
+  UnitKind kind = UnitKind::Compute;
+  int64_t group = 0, stage = 0;
+  /// stage - the first stage of its warp group's units: in kernel iteration
+  /// k the unit runs source iteration k - offset.
+  int64_t offset = 0;
+  int64_t wait = 0;
+  // Loads.
+  int64_t copies = 1;
+  double bytes = 0;
+  int64_t boxes = 1;
+  std::vector<unsigned> readers; // units that read its buffer
+  // Dots and register math.
+  std::vector<unsigned> loadInputs; // loads read in the same iteration
+  struct DotDep {
+    unsigned dot;
+    int back; // 0: the same source iteration, 1: the previous one (carried)
+  };
+  std::vector<DotDep> dotDeps; // dot results it reads (not as an accumulator)
+  bool writesAccumulator = false;
+  /// A dot whose result crosses the kernel loop's back edge into anything
+  /// but its own accumulator: retired at the end of the iteration.
+  bool carriedRetire = false;
+  /// A dot: kernel iterations its group may stay in flight before its rings
+  /// need their buffers back (kNoRing: it reads none).
+  int64_t ringLag = kNoRing;
+  double dotCycles = 0;   // per warp group
+  int64_t wgmmaInstr = 0; // per warp group
+  double mathCycles = 0;  // per warp group
+  double storeBytes = 0;  // per warp group
+};
+
+struct WarpGroupPlan {
+  int64_t group = 0;
+  int indexInGroup = 0, groupSize = 1;
+  bool producer = false;    // a warp group of a load-only group
+  bool issuesLoads = false; // the first warp group of its group issues its loads
+  bool computes = false;
+  std::string name;            // "producer", "consumer 0", ...
+  std::vector<unsigned> units; // body order
+  int64_t span = 0;            // the largest offset of its units
+  /// Register copies its loop moves each iteration for values used stages
+  /// after they are made (the lowering carries them in iter_args), as
+  /// CUDA-core time per iteration.
+  double carryCycles = 0;
+};
+
+struct Plan {
+  std::vector<UnitPlan> units;
+  std::vector<WarpGroupPlan> wgs;
+  int64_t threads = 0;
+  double epilogueMathCycles = 0; // per consumer warp group
+  double epilogueStoreBytes = 0;
+  double prologueLoadBytes = 0;
+};
+
+/// Fills `plan`; returns "" or why the costs do not fit the graph.
+std::string buildPlan(const LoopGraph &graph, const Schedule &schedule,
+                      const ScheduleReport &report, const KernelCosts &costs,
+                      const HopperModel &model, Plan &plan);
+
+} // namespace stagecraft::timeline
+
+#endif // STAGECRAFT_CORE_TIMELINE_SIMPLAN_H

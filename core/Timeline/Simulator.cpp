@@ -1,0 +1,294 @@
+//===- Simulator.cpp - a discrete-event model of a scheduled loop ---------===//
+//
+// From the runs of one SM (SmRun.h) to a prediction: occupancy, the shown
+// CTA's timeline, the steady-state iteration time and what bounds it, and
+// the whole launch (every distinct trip count, CTAs placed on the SMs in
+// launch order, a DRAM floor).
+//
+//===----------------------------------------------------------------------===//
+#include "core/Timeline/Simulator.h"
+#include "core/Timeline/SimPlan.h"
+#include "core/Timeline/SmRun.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+
+using namespace stagecraft;
+using namespace stagecraft::timeline;
+using llvm::formatv;
+
+namespace {
+
+int64_t floor8(int64_t x) { return x / 8 * 8; }
+
+} // namespace
+
+std::string Prediction::summary() const {
+  if (!ok)
+    return "no prediction: " + error;
+  return formatv("iteration {0:F3} us, bound: {1}; {2:F1} TFLOP/s predicted "
+                 "({3} CTA(s)/SM, {4:F2} waves)",
+                 iterationNs / 1000.0, bound, tflops, ctasPerSM, waves)
+      .str();
+}
+
+Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
+                                         const ScheduleReport &report,
+                                         const KernelCosts &costs, const HopperModel &model,
+                                         const SimOptions &options) {
+  Prediction out;
+  if (!report.legal()) {
+    out.error = "the schedule is illegal";
+    return out;
+  }
+  Plan plan;
+  std::string problem = buildPlan(g, schedule, report, costs, model, plan);
+  if (!problem.empty()) {
+    out.error = problem;
+    return out;
+  }
+  out.notes = costs.notes;
+  for (const UnitWork &u : costs.units)
+    if (!u.genericOps.empty()) {
+      std::string ops;
+      for (const std::string &o : u.genericOps)
+        ops += (ops.empty() ? "" : ", ") + o;
+      out.notes.push_back(u.name + ": no cost class for " + ops +
+                          " (costed as 2 FMA-pipe operations per element)");
+    }
+
+  // Occupancy.
+  out.threadsPerCta = plan.threads;
+  if (options.registersPerThread > 0) {
+    out.registersPerThread = options.registersPerThread;
+  } else if (report.warpSpecialized) {
+    // setmaxnreg needs the whole register file split at launch: the kernel
+    // asks for 65536 / threads per thread.
+    out.registersPerThread = std::min<int64_t>(255, floor8(model.regsPerSM / std::max<int64_t>(1, plan.threads)));
+  } else {
+    int64_t r = 32;
+    for (const GroupRegisters &gr : report.registers)
+      r = std::max(r, gr.regsPerThread);
+    out.registersPerThread = std::min<int64_t>(255, (r + 7) / 8 * 8);
+  }
+  out.smemPerCta = options.dynamicSmemBytes > 0 ? options.dynamicSmemBytes : report.smemBytes + 1024;
+  int64_t warps = (plan.threads + 31) / 32;
+  int64_t regsPerWarp = (out.registersPerThread * 32 + 255) / 256 * 256;
+  int64_t byRegs = model.regsPerSM / std::max<int64_t>(1, regsPerWarp * warps);
+  int64_t bySmem = model.smemPerSM / std::max<int64_t>(1, out.smemPerCta + model.smemReservedPerCta);
+  int64_t byThreads = model.threadsPerSM / std::max<int64_t>(1, plan.threads);
+  out.ctasPerSM = std::max<int64_t>(1, std::min({byRegs, bySmem, byThreads, model.ctasPerSM}));
+  out.occupancyLimit = out.ctasPerSM == byRegs        ? "registers"
+                       : out.ctasPerSM == bySmem      ? "shared memory"
+                       : out.ctasPerSM == byThreads   ? "threads"
+                                                      : "CTA slots";
+
+  out.ctas = costs.numCtas();
+  if (out.ctas <= 0) {
+    out.error = "the launch has no CTAs";
+    return out;
+  }
+  // CTAs resident together on an SM: no more than the grid spreads there.
+  int64_t resident = std::max<int64_t>(
+      1, std::min<int64_t>(out.ctasPerSM, (out.ctas + model.sms - 1) / model.sms));
+
+  // The CTA to show: the longest.
+  CtaRun shown = costs.ctas.front();
+  for (const CtaRun &r : costs.ctas)
+    if (r.passes * r.trip > shown.passes * shown.trip)
+      shown = r;
+  int64_t shownTrip = shown.passes * shown.trip;
+  out.shownTrip = shownTrip;
+
+  // Duration of a CTA with `trip` iterations, `resident` per SM; long loops
+  // are simulated in part and extended at the steady-state rate.
+  struct CtaTime {
+    double cycles = 0;
+  };
+  std::map<int64_t, CtaTime> cache;
+  RunResult shownRun;
+  auto simulate = [&](int64_t trip, bool record) -> CtaTime {
+    int64_t simTrip = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
+    RunResult res = runSm(plan, g, model, simTrip, static_cast<int>(resident), record, options);
+    CtaTime t;
+    if (res.deadlock) {
+      t.cycles = -1;
+      if (record)
+        shownRun = std::move(res);
+      return t;
+    }
+    t.cycles = res.ctaEnd;
+    if (record)
+      shownRun = std::move(res);
+    return t;
+  };
+
+  // The shown CTA, recorded (all its iterations up to the simulation cap).
+  CtaTime shownTime = simulate(shownTrip, true);
+  if (shownTime.cycles < 0) {
+    out.error = "the model deadlocks (" + shownRun.deadlockWhere +
+                "): the schedule's waits form a cycle the model cannot resolve";
+    return out;
+  }
+  int64_t simTrip = std::min<int64_t>(shownTrip, std::max<int64_t>(8, options.maxSimulatedIterations));
+
+  // Steady state: the middle half of the simulated iterations of CTA 0.
+  const std::vector<double> &ends = shownRun.iterationEnd;
+  double ns = model.nsPerCycle();
+  double perIterationCycles = 0, w0 = 0, w1 = 0;
+  if (simTrip >= 4) {
+    int64_t i0 = simTrip / 4, i1 = std::max<int64_t>(i0 + 1, (3 * simTrip) / 4);
+    i1 = std::min<int64_t>(i1, simTrip - 1);
+    w0 = ends[i0];
+    w1 = ends[i1];
+    perIterationCycles = (w1 - w0) / static_cast<double>(i1 - i0);
+  }
+  if (perIterationCycles <= 0) {
+    w0 = model.ctaOverheadCycles;
+    w1 = shownTime.cycles;
+    perIterationCycles = (w1 - w0) / std::max<int64_t>(1, simTrip);
+  }
+  out.iterationNs = perIterationCycles * ns;
+
+  // Utilization in the steady window, and the waits there.
+  double window = std::max(1e-9, w1 - w0);
+  out.utilization = {{"tensor cores", shownRun.tensor.within(w0, w1) / window},
+                     {"TMA loads", shownRun.tma.within(w0, w1) / window},
+                     {"CUDA cores", shownRun.math.within(w0, w1) / window}};
+  const ResourceUse *top = &out.utilization.front();
+  for (const ResourceUse &r : out.utilization)
+    if (r.busy > top->busy)
+      top = &r;
+  std::string busyList;
+  for (const ResourceUse &r : out.utilization)
+    busyList += formatv("{0}{1} {2:F0}%", busyList.empty() ? "" : ", ", r.name,
+                        std::min(100.0, r.busy * 100))
+                    .str();
+  if (top->busy >= 0.85) {
+    out.bound = top->name;
+    out.boundDetail = formatv("{0} busy {1:F0}% of the steady state ({2})", top->name,
+                              std::min(100.0, top->busy * 100), busyList)
+                          .str();
+  } else {
+    // What the consumers wait for is what the loop waits for; a producer
+    // waiting for free buffers only says the consumers are slower.
+    std::map<std::string, double> waited;
+    bool consumerWaits = false;
+    for (const WaitSpan &s : shownRun.waits)
+      consumerWaits |= s.consumer && s.end > w0 && s.start < w1;
+    for (const WaitSpan &s : shownRun.waits)
+      if (s.consumer || !consumerWaits)
+        waited[s.reason] += std::max(0.0, std::min(w1, s.end) - std::max(w0, s.start));
+    std::string worst;
+    double most = 0;
+    for (const auto &[reason, t] : waited)
+      if (t > most) {
+        most = t;
+        worst = reason;
+      }
+    out.bound = "latency";
+    out.boundDetail =
+        worst.empty()
+            ? "no pipe is busy most of the time (" + busyList + ")"
+            : formatv("no pipe is busy most of the time ({0}); the warp groups wait longest "
+                      "for {1} ({2:F0}% of the steady state, summed over warp groups)",
+                      busyList, worst, 100.0 * most / window)
+                  .str();
+  }
+
+  // Timeline of the shown CTA.
+  out.timeline = std::move(shownRun.timeline);
+  out.timeline.title = "predicted";
+  for (const Unit &u : g.units)
+    out.timeline.units.push_back(
+        {u.name, u.kind == UnitKind::Load  ? ZoneKind::Load
+                 : u.kind == UnitKind::Dot ? ZoneKind::Dot
+                                           : ZoneKind::Compute});
+
+  auto extrapolate = [&](const CtaTime &t, int64_t trip, int64_t simulated) {
+    return t.cycles + static_cast<double>(trip - simulated) * perIterationCycles;
+  };
+  out.ctaNs = extrapolate(shownTime, shownTrip, simTrip) * ns;
+
+  out.flops = costs.dotFlops();
+  if (!options.wholeLaunch) {
+    out.ok = true;
+    return out;
+  }
+  // The duration of every distinct trip count (simulated for up to
+  // kSimulatedTrips of them, spread over the range, and interpolated
+  // linearly between those: a CTA's time is close to linear in its trip
+  // count), then the CTAs in launch order onto the SMs' slots (each slot
+  // holds one of the `resident` CTAs of an SM).
+  std::set<int64_t> trips;
+  for (const CtaRun &r : costs.ctas)
+    trips.insert(r.passes * r.trip);
+  std::vector<int64_t> sorted(trips.begin(), trips.end());
+  std::set<int64_t> simulated;
+  constexpr size_t kSimulatedTrips = 8;
+  if (sorted.size() <= kSimulatedTrips) {
+    simulated = trips;
+  } else {
+    for (size_t k = 0; k < kSimulatedTrips; ++k)
+      simulated.insert(sorted[k * (sorted.size() - 1) / (kSimulatedTrips - 1)]);
+  }
+  std::map<int64_t, double> durations;
+  for (int64_t trip : simulated) {
+    if (trip == shownTrip) {
+      durations[trip] = out.ctaNs / ns;
+      continue;
+    }
+    int64_t sim = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
+    CtaTime t = simulate(trip, false);
+    if (t.cycles < 0) {
+      out.error = "the model deadlocks at " + std::to_string(trip) + " iterations";
+      return out;
+    }
+    durations[trip] = extrapolate(t, trip, sim);
+  }
+  for (int64_t trip : sorted) {
+    if (durations.count(trip))
+      continue;
+    auto hi = durations.lower_bound(trip);
+    auto lo = std::prev(hi);
+    double f = static_cast<double>(trip - lo->first) / static_cast<double>(hi->first - lo->first);
+    durations[trip] = lo->second + f * (hi->second - lo->second);
+  }
+  int64_t slots = model.sms * resident;
+  double total = 0;
+  bool uniform = durations.size() == 1;
+  if (uniform) {
+    int64_t rounds = (out.ctas + slots - 1) / slots;
+    total = rounds * durations.begin()->second;
+  } else {
+    std::priority_queue<double, std::vector<double>, std::greater<double>> free;
+    for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)
+      free.push(0);
+    for (const CtaRun &r : costs.ctas) {
+      double d = durations[r.passes * r.trip];
+      for (int64_t c = 0; c < r.count; ++c) {
+        double t = free.top();
+        free.pop();
+        free.push(t + d);
+        total = std::max(total, t + d);
+      }
+    }
+  }
+  out.waves = static_cast<double>(out.ctas) / static_cast<double>(slots);
+  double launchNs = total * ns;
+  double dramNs = costs.dramBytes / model.hbmBytesPerSecond * 1e9;
+  if (dramNs > launchNs)
+    out.notes.push_back(formatv("DRAM bandwidth bounds the launch: {0:F1} MB at {1:F2} TB/s",
+                                costs.dramBytes / 1e6, model.hbmBytesPerSecond / 1e12)
+                            .str());
+  out.totalNs = std::max(launchNs, dramNs);
+  out.tflops = out.totalNs > 0 ? out.flops / out.totalNs / 1e3 : 0;
+  out.ok = true;
+  return out;
+}

@@ -1,0 +1,102 @@
+//===- Simulator.h - a discrete-event model of a scheduled loop ---*- C++ -*-===//
+//
+// Predicts how a schedule runs on one SM of a Hopper GPU: every warp group
+// of the CTA walks its units in body order over kernel iterations k, unit u
+// running source iteration k - (stage(u) - the group's first stage), as the
+// lowering emits them (docs/compiler.md). On the way it
+//  - waits for a free ring slot before a load (the buffer of iteration
+//    i - copies must have been released), and the load completes after the
+//    TMA latency plus its bytes at this SM's share of the L2 bandwidth (one
+//    transfer at a time per SM);
+//  - waits for the full barriers of a dot's operands, issues its wgmma
+//    groups to the SM's tensor cores (shared by the consumer warp groups,
+//    first come first served) and goes on: wgmma is asynchronous;
+//  - waits for a dot's group where a unit reads its result, retires every
+//    group before a unit that writes a dot's accumulator input, keeps at
+//    most `wait` groups of a dot that only feeds dots (MMA pipelining), and
+//    retires carried dot results and ring-bound groups at the end of an
+//    iteration; a load's buffer is released when every warp group reading
+//    it has passed the wait that retires its reader;
+//  - runs register math on the SM's CUDA cores (one warp group at a time).
+// From a few CTAs' runs it derives the steady-state iteration time, what
+// bounds it, and the whole launch (CTAs per SM from registers, shared memory
+// and threads; waves; DRAM floor). docs/timeline.md describes the model and
+// its calibration.
+//
+// MLIR-free: the app calls it on every drag with the graph, the schedule,
+// its report and the costs extracted when the file was opened.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_CORE_TIMELINE_SIMULATOR_H
+#define STAGECRAFT_CORE_TIMELINE_SIMULATOR_H
+
+#include "core/Schedule/Legality.h"
+#include "core/Timeline/CostModel.h"
+#include "core/Timeline/KernelCosts.h"
+#include "core/Timeline/Timeline.h"
+
+namespace stagecraft::timeline {
+
+struct SimOptions {
+  /// Registers per thread from ptxas when known (0: estimated from the
+  /// schedule report, or the setmaxnreg split of a warp-specialized kernel).
+  int64_t registersPerThread = 0;
+  /// Dynamic shared memory of the compiled kernel when known (0: the
+  /// report's buffers plus 1 KiB of alignment).
+  int64_t dynamicSmemBytes = 0;
+  /// Zones of the shown CTA are kept for source iterations below this
+  /// (-1: all), and at most maxZones of them.
+  int64_t displayIterations = -1;
+  size_t maxZones = 50000;
+  /// Iterations simulated per CTA before extrapolating at the steady-state
+  /// rate (long loops).
+  int64_t maxSimulatedIterations = 256;
+  /// Predict the whole launch (every distinct trip count), not only the
+  /// shown CTA.
+  bool wholeLaunch = true;
+};
+
+struct ResourceUse {
+  std::string name; // "tensor cores", "TMA loads", "CUDA cores"
+  double busy = 0;  // fraction of the steady state
+};
+
+struct Prediction {
+  bool ok = false;
+  std::string error;
+
+  /// One CTA (the longest-running kind), from its start.
+  Timeline timeline;
+  int64_t shownTrip = 0;
+
+  /// Steady state.
+  double iterationNs = 0;
+  std::string bound;       // "tensor cores", "TMA loads", "CUDA cores", "latency"
+  std::string boundDetail; // a sentence: what is busy, or what waits for what
+  std::vector<ResourceUse> utilization;
+
+  /// Launch.
+  int64_t threadsPerCta = 0, registersPerThread = 0, smemPerCta = 0;
+  int64_t ctasPerSM = 1;
+  std::string occupancyLimit; // "registers", "shared memory", "threads", "CTA slots"
+  int64_t ctas = 0;
+  double waves = 0;
+  double ctaNs = 0;   // the shown CTA alone on its SM (with its co-resident CTAs)
+  double totalNs = 0; // the whole launch
+  double flops = 0;   // executed dot flops of the launch
+  double tflops = 0;
+  std::vector<std::string> notes;
+
+  /// "iteration 0.74 us (tensor cores: busy 93%), 744 TFLOP/s predicted".
+  std::string summary() const;
+};
+
+/// Simulates a legal schedule. Never throws; an illegal schedule or costs
+/// that do not match the graph give ok = false with the reason.
+Prediction predict(const LoopGraph &graph, const Schedule &schedule,
+                   const ScheduleReport &report, const KernelCosts &costs,
+                   const HopperModel &model, const SimOptions &options = {});
+
+} // namespace stagecraft::timeline
+
+#endif // STAGECRAFT_CORE_TIMELINE_SIMULATOR_H

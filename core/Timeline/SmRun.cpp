@@ -1,0 +1,656 @@
+//===- SmRun.cpp - the event loop of one SM -------------------------------===//
+//
+// Every warp group is a little program with a current time. Events are
+// taken in time order: a warp group's next step, or a shared pipe's next
+// completion. A step that needs something not known yet (a load not issued,
+// a buffer not released, a wgmma group or a math job not finished) blocks
+// until it is; a step that must wait re-queues at the later time. The TMA
+// engine serves loads first come first served; the tensor cores and the
+// CUDA cores are shared in equal parts by the warp groups using them
+// (SharedPipe.h).
+//
+//===----------------------------------------------------------------------===//
+#include "core/Timeline/SmRun.h"
+#include "core/Timeline/SharedPipe.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+
+using namespace stagecraft;
+using namespace stagecraft::timeline;
+using llvm::formatv;
+
+namespace {
+
+constexpr double kUnknown = -1;
+
+class SmRun {
+public:
+  SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip, int ctas,
+        bool record, const SimOptions &options);
+  RunResult run();
+
+private:
+  struct Group {
+    unsigned unit;
+    int64_t iter;    // -1: an empty group (the dot was predicated off)
+    int64_t job;     // tensor job, -1 for an empty group
+    double complete; // kUnknown until the job is done
+  };
+  struct WgRun {
+    double now = 0;
+    int64_t k = 0;  // kernel iteration
+    size_t pos = 0; // next unit (units.size(): the end-of-iteration step)
+    int phase = 0;
+    double unitStart = 0;
+    bool done = false;
+    std::vector<Group> groups;
+    size_t retired = 0;
+    std::vector<std::vector<int64_t>> groupOf; // unit -> source iteration -> group index
+    int64_t mathJob = -1;
+    double waitStart = -1;
+    std::string waitReason;
+  };
+  struct LoadState {
+    std::vector<double> ready, release, releaseMax;
+    std::vector<int> pending;
+    bool noReaders = false;
+  };
+  struct Cta {
+    std::vector<WgRun> wgs;
+    std::vector<LoadState> loads;
+  };
+  /// Something a blocked warp group waits for.
+  struct Key {
+    int kind; // 0: a load ready, 1: a buffer released, 2: a tensor job, 3: a math job
+    int cta;
+    int64_t a, b;
+    bool operator<(const Key &o) const {
+      return std::tie(kind, cta, a, b) < std::tie(o.kind, o.cta, o.a, o.b);
+    }
+  };
+  struct Event {
+    double time;
+    uint64_t seq;
+    int kind; // 0: a warp group step, 1: tensor pipe check, 2: math pipe check
+    int cta, wg;
+    uint64_t version;
+    bool operator>(const Event &o) const {
+      return time != o.time ? time > o.time : seq > o.seq;
+    }
+  };
+
+  int owner(int cta, int wg) const { return cta * static_cast<int>(plan_.wgs.size()) + wg; }
+  void push(int cta, int wg) {
+    events_.push({ctas_[cta].wgs[wg].now, seq_++, 0, cta, wg, 0});
+  }
+  void schedulePipe(int kind) {
+    SharedPipe &p = kind == 1 ? tensor_ : math_;
+    uint64_t &scheduled = kind == 1 ? tensorScheduled_ : mathScheduled_;
+    if (scheduled == p.version())
+      return; // that check is already queued
+    double t = p.nextCompletion();
+    if (t != std::numeric_limits<double>::infinity()) {
+      events_.push({t, seq_++, kind, -1, -1, p.version()});
+      scheduled = p.version();
+    }
+  }
+  void block(const Key &key, int cta, int wg, const std::string &reason) {
+    WgRun &r = ctas_[cta].wgs[wg];
+    if (r.waitStart < 0) {
+      r.waitStart = r.now;
+      r.waitReason = reason;
+    }
+    waiters_[key].push_back({cta, wg});
+  }
+  void resolve(const Key &key, double t) {
+    auto it = waiters_.find(key);
+    if (it == waiters_.end())
+      return;
+    for (auto [c, w] : it->second) {
+      WgRun &r = ctas_[c].wgs[w];
+      r.now = std::max(r.now, t);
+      push(c, w);
+    }
+    waiters_.erase(it);
+  }
+  /// Moves a warp group's time forward for a wait, and remembers why.
+  void waitUntil(int cta, int wg, double t, const std::string &reason) {
+    WgRun &r = ctas_[cta].wgs[wg];
+    if (r.waitStart < 0) {
+      r.waitStart = r.now;
+      r.waitReason = reason;
+    }
+    r.now = t;
+    push(cta, wg);
+  }
+  void endWait(int cta, WgRun &r) {
+    if (r.waitStart >= 0 && r.now > r.waitStart && cta == 0) {
+      bool consumer = plan_.wgs[&r - ctas_[cta].wgs.data()].computes;
+      result_.waits.push_back({r.waitStart, r.now, r.waitReason, consumer});
+    }
+    r.waitStart = -1;
+  }
+
+  bool step(int cta, int wg);
+  bool stepLoad(int cta, int wg, unsigned u, int64_t i);
+  bool stepDot(int cta, int wg, unsigned u, int64_t i);
+  bool stepCompute(int cta, int wg, unsigned u, int64_t i);
+  bool stepEndOfIteration(int cta, int wg);
+  bool stepEpilogue(int cta, int wg);
+  bool retireThrough(int cta, int wg, int64_t index, const std::string &reason);
+  void releaseReader(int cta, unsigned load, int64_t i, double t);
+  void pipeDone(int kind);
+  /// After an arrival or a completion at `t`: the pipes' rates and their
+  /// next completion checks.
+  void pipesChanged(double t);
+  /// True when the warp group's math job is done (its time moved to the
+  /// end); false when it blocked on it.
+  bool finishMath(int cta, int wg);
+  void zone(int cta, int row, unsigned unit, int64_t iter, double start, double end);
+  void advanceUnit(WgRun &r) {
+    r.phase = 0;
+    ++r.pos;
+  }
+
+  const Plan &plan_;
+  const LoopGraph &g_;
+  const HopperModel &m_;
+  int64_t trip_;
+  bool record_;
+  const SimOptions &options_;
+  std::vector<Cta> ctas_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  uint64_t seq_ = 0;
+  std::map<Key, std::vector<std::pair<int, int>>> waiters_;
+  SharedPipe tensor_, math_;
+  uint64_t tensorScheduled_ = UINT64_MAX, mathScheduled_ = UINT64_MAX;
+  std::map<uint64_t, std::pair<int, int>> tensorJobs_; // job -> (cta, wg)
+  std::map<uint64_t, std::pair<unsigned, int64_t>> tensorJobUnit_;
+  std::map<uint64_t, double> mathDone_;
+  double tmaFree_ = 0;
+  int tmaRow_ = -1;
+  std::vector<int> wgmmaRow_; // per warp group: its wgmma row, or -1
+  RunResult result_;
+};
+
+SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip,
+             int ctas, bool record, const SimOptions &options)
+    : plan_(plan), g_(g), m_(model), trip_(trip), record_(record), options_(options) {
+  ctas_.resize(ctas);
+  for (Cta &c : ctas_) {
+    c.wgs.resize(plan.wgs.size());
+    for (WgRun &w : c.wgs)
+      w.groupOf.assign(plan.units.size(), std::vector<int64_t>(trip, -1));
+    c.loads.resize(plan.units.size());
+    for (unsigned u = 0; u < plan.units.size(); ++u) {
+      const UnitPlan &p = plan.units[u];
+      if (p.kind != UnitKind::Load)
+        continue;
+      LoadState &l = c.loads[u];
+      l.ready.assign(trip, kUnknown);
+      l.release.assign(trip, kUnknown);
+      l.releaseMax.assign(trip, 0);
+      int readers = 0;
+      for (unsigned r : p.readers)
+        readers += static_cast<int>(g.warpGroupsOf(plan.units[r].group));
+      l.pending.assign(trip, readers);
+      l.noReaders = readers == 0;
+    }
+  }
+}
+
+void SmRun::zone(int cta, int row, unsigned unit, int64_t iter, double start, double end) {
+  if (cta == 0 && row < static_cast<int>(plan_.wgs.size()) && plan_.wgs[row].computes &&
+      iter >= 0 && iter < trip_)
+    result_.iterationEnd[iter] = std::max(result_.iterationEnd[iter], end);
+  if (!record_ || cta != 0 || row < 0 || end < start)
+    return;
+  if (options_.displayIterations >= 0 && iter >= options_.displayIterations)
+    return;
+  if (result_.timeline.zones.size() >= options_.maxZones)
+    return;
+  Zone z;
+  z.start = start * m_.nsPerCycle();
+  z.end = end * m_.nsPerCycle();
+  z.iteration = static_cast<int32_t>(iter);
+  z.row = static_cast<uint16_t>(row);
+  z.unit = static_cast<uint16_t>(unit);
+  result_.timeline.zones.push_back(z);
+}
+
+void SmRun::releaseReader(int cta, unsigned load, int64_t i, double t) {
+  if (i < 0 || i >= trip_)
+    return;
+  LoadState &l = ctas_[cta].loads[load];
+  l.releaseMax[i] = std::max(l.releaseMax[i], t);
+  if (--l.pending[i] == 0) {
+    l.release[i] = l.releaseMax[i];
+    resolve({1, cta, load, i}, l.release[i]);
+  }
+}
+
+bool SmRun::retireThrough(int cta, int wg, int64_t index, const std::string &reason) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  if (index < static_cast<int64_t>(r.retired))
+    return true;
+  double t = r.now;
+  for (int64_t j = r.retired; j <= index; ++j) {
+    const Group &grp = r.groups[j];
+    if (grp.complete == kUnknown) {
+      block({2, cta, grp.job, 0}, cta, wg, reason);
+      return false;
+    }
+    t = std::max(t, grp.complete);
+  }
+  if (t > r.now) {
+    waitUntil(cta, wg, t, reason);
+    return false;
+  }
+  // wgmma.wait_group returns: the buffers their readers used go back.
+  for (int64_t j = r.retired; j <= index; ++j)
+    if (r.groups[j].iter >= 0)
+      for (unsigned l : plan_.units[r.groups[j].unit].loadInputs)
+        releaseReader(cta, l, r.groups[j].iter, r.now);
+  r.retired = static_cast<size_t>(index + 1);
+  return true;
+}
+
+bool SmRun::stepLoad(int cta, int wg, unsigned u, int64_t i) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const UnitPlan &p = plan_.units[u];
+  if (!plan_.wgs[wg].issuesLoads) {
+    advanceUnit(r);
+    return true;
+  }
+  LoadState &l = ctas_[cta].loads[u];
+  if (r.phase == 0) {
+    r.unitStart = r.now;
+    r.phase = 1;
+  }
+  // A free slot: the buffer of iteration i - copies released.
+  int64_t prev = i - p.copies;
+  if (prev >= 0) {
+    std::string why = "a free buffer of " + g_.units[u].name;
+    if (l.release[prev] == kUnknown) {
+      block({1, cta, u, prev}, cta, wg, why);
+      return false;
+    }
+    double t = l.release[prev] + m_.syncLatencyCycles;
+    if (t > r.now) {
+      waitUntil(cta, wg, t, why);
+      return false;
+    }
+  }
+  endWait(cta, r);
+  // expect-tx and one TMA per box; the transfer queues on the SM's share of
+  // the L2 bandwidth, then the data lands after the latency.
+  double issued = r.now + m_.issueCycles * p.boxes;
+  double start = std::max(issued, tmaFree_);
+  double transfer = m_.transferCycles(p.bytes);
+  tmaFree_ = start + transfer;
+  result_.tma.spans.push_back({start, tmaFree_});
+  l.ready[i] = tmaFree_ + m_.loadLatencyCycles;
+  resolve({0, cta, u, i}, l.ready[i]);
+  if (l.noReaders) {
+    l.release[i] = l.ready[i];
+    resolve({1, cta, u, i}, l.release[i]);
+  }
+  zone(cta, wg, u, i, r.unitStart, issued);
+  zone(cta, tmaRow_, u, i, start, tmaFree_);
+  r.now = issued;
+  advanceUnit(r);
+  push(cta, wg);
+  return false;
+}
+
+bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const UnitPlan &p = plan_.units[u];
+  if (r.phase == 0) {
+    r.unitStart = r.now;
+    r.phase = 1;
+  }
+  if (r.phase == 1) {
+    // Dot results it reads in registers (not as its accumulator).
+    for (const auto &d : p.dotDeps) {
+      int64_t src = i - d.back;
+      if (src < 0)
+        continue;
+      int64_t idx = r.groupOf[d.dot][src];
+      if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
+        return false;
+    }
+    // The full barriers of its shared-memory operands.
+    double t = r.now;
+    std::string waitedFor;
+    for (unsigned l : p.loadInputs) {
+      double ready = ctas_[cta].loads[l].ready[i];
+      if (ready == kUnknown) {
+        block({0, cta, l, i}, cta, wg, g_.units[l].name + " data");
+        return false;
+      }
+      if (ready + m_.syncLatencyCycles > t) {
+        t = ready + m_.syncLatencyCycles;
+        waitedFor = g_.units[l].name;
+      }
+    }
+    if (t > r.now) {
+      waitUntil(cta, wg, t, waitedFor + " data");
+      return false;
+    }
+    endWait(cta, r);
+    // Issue the wgmma group: the tensor cores take it as soon as this warp
+    // group's earlier groups are done, sharing with the other warp groups.
+    uint64_t job = tensor_.submit(r.now, owner(cta, wg), p.dotCycles);
+    tensorJobs_[job] = {cta, wg};
+    tensorJobUnit_[job] = {u, i};
+    r.groupOf[u][i] = static_cast<int64_t>(r.groups.size());
+    r.groups.push_back({u, i, static_cast<int64_t>(job), kUnknown});
+    pipesChanged(r.now);
+    r.now += m_.issueCycles * std::max<int64_t>(1, p.wgmmaInstr / 4);
+    r.phase = 2;
+  }
+  zone(cta, wg, u, i, r.unitStart, r.now);
+  advanceUnit(r);
+  push(cta, wg);
+  return false;
+}
+
+bool SmRun::stepCompute(int cta, int wg, unsigned u, int64_t i) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const UnitPlan &p = plan_.units[u];
+  if (r.phase == 0) {
+    r.unitStart = r.now;
+    r.phase = 1;
+  }
+  if (r.phase == 1) {
+    for (const auto &d : p.dotDeps) {
+      int64_t src = i - d.back;
+      if (src < 0)
+        continue;
+      int64_t idx = r.groupOf[d.dot][src];
+      if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
+        return false;
+    }
+    if (p.writesAccumulator && !r.groups.empty() &&
+        !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1,
+                       "every wgmma before " + g_.units[u].name + " (it writes an accumulator)"))
+      return false;
+    for (unsigned l : p.loadInputs) {
+      double ready = ctas_[cta].loads[l].ready[i];
+      if (ready == kUnknown) {
+        block({0, cta, l, i}, cta, wg, g_.units[l].name + " data");
+        return false;
+      }
+      if (ready + m_.syncLatencyCycles > r.now) {
+        waitUntil(cta, wg, ready + m_.syncLatencyCycles, g_.units[l].name + " data");
+        return false;
+      }
+    }
+    endWait(cta, r);
+    r.phase = 2;
+    if (p.mathCycles > 0) {
+      r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), p.mathCycles));
+      pipesChanged(r.now);
+    }
+  }
+  if (r.phase == 2) {
+    if (r.mathJob >= 0 && !finishMath(cta, wg))
+      return false;
+    if (p.storeBytes > 0) {
+      double s = std::max(r.now, tmaFree_);
+      tmaFree_ = s + m_.transferCycles(p.storeBytes);
+      result_.tma.spans.push_back({s, tmaFree_});
+    }
+    for (unsigned l : p.loadInputs)
+      releaseReader(cta, l, i, r.now);
+    zone(cta, wg, u, i, r.unitStart, r.now);
+    advanceUnit(r);
+    push(cta, wg);
+  }
+  return false;
+}
+
+bool SmRun::stepEndOfIteration(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  for (unsigned u : plan_.wgs[wg].units) {
+    const UnitPlan &p = plan_.units[u];
+    if (p.kind != UnitKind::Dot)
+      continue;
+    int64_t i = r.k - p.offset;
+    // A carried result that register math reads next iteration is retired
+    // before the back edge.
+    if (p.carriedRetire && i >= 0 && i < trip_) {
+      int64_t idx = r.groupOf[u][i];
+      if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[u].name + " (carried result)"))
+        return false;
+    }
+    // The rings get their buffers back in time: the group of `ringLag`
+    // iterations ago retires by the end of this one (MMA pipelining: a
+    // GEMM's `wait`).
+    if (p.ringLag != kNoRing) {
+      int64_t old = i - p.ringLag;
+      if (old >= 0 && old < trip_) {
+        int64_t idx = r.groupOf[u][old];
+        if (idx >= 0 &&
+            !retireThrough(cta, wg, idx,
+                           g_.units[u].name + " in flight (" + std::to_string(p.ringLag) +
+                               " group(s) allowed by its rings)"))
+          return false;
+      }
+    }
+  }
+  endWait(cta, r);
+  // The copies of values kept across stages move to the next iteration.
+  double carry = plan_.wgs[wg].carryCycles;
+  if (carry > 0 && r.phase == 0) {
+    r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), carry));
+    pipesChanged(r.now);
+    r.phase = 1;
+  }
+  if (r.mathJob >= 0 && !finishMath(cta, wg))
+    return false;
+  ++r.k;
+  r.pos = 0;
+  r.phase = 0;
+  return true;
+}
+
+bool SmRun::stepEpilogue(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const WarpGroupPlan &w = plan_.wgs[wg];
+  if (!w.computes) {
+    r.done = true;
+    return false;
+  }
+  if (r.phase == 0) {
+    if (!r.groups.empty() &&
+        !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1, "the last wgmma"))
+      return false;
+    endWait(cta, r);
+    r.phase = 1;
+    if (plan_.epilogueMathCycles > 0) {
+      r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), plan_.epilogueMathCycles));
+      pipesChanged(r.now);
+    }
+  }
+  if (r.mathJob >= 0 && !finishMath(cta, wg))
+    return false;
+  if (w.indexInGroup == 0 && plan_.epilogueStoreBytes > 0) {
+    double s = std::max(r.now, tmaFree_);
+    tmaFree_ = s + m_.transferCycles(plan_.epilogueStoreBytes);
+    result_.tma.spans.push_back({s, tmaFree_});
+    r.now = tmaFree_ + m_.loadLatencyCycles;
+  }
+  r.done = true;
+  return false;
+}
+
+bool SmRun::step(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const WarpGroupPlan &w = plan_.wgs[wg];
+  if (r.done)
+    return false;
+  if (r.k >= trip_ + w.span || (!w.computes && !w.issuesLoads))
+    return stepEpilogue(cta, wg);
+  if (r.pos == w.units.size())
+    return stepEndOfIteration(cta, wg);
+  unsigned u = w.units[r.pos];
+  const UnitPlan &p = plan_.units[u];
+  int64_t i = r.k - p.offset;
+  if (i < 0 || i >= trip_) {
+    // Predicated off: a dot still commits an (empty) group.
+    if (p.kind == UnitKind::Dot)
+      r.groups.push_back({u, -1, -1, r.now});
+    advanceUnit(r);
+    return true;
+  }
+  switch (p.kind) {
+  case UnitKind::Load: return stepLoad(cta, wg, u, i);
+  case UnitKind::Dot: return stepDot(cta, wg, u, i);
+  case UnitKind::Compute: return stepCompute(cta, wg, u, i);
+  }
+  return false;
+}
+
+void SmRun::pipeDone(int kind) {
+  SharedPipe &pipe = kind == 1 ? tensor_ : math_;
+  double t = pipe.nextCompletion();
+  for (const SharedPipe::Done &d : pipe.complete(t)) {
+    if (kind == 1) {
+      auto [cta, wg] = tensorJobs_[d.id];
+      auto [unit, iter] = tensorJobUnit_[d.id];
+      WgRun &r = ctas_[cta].wgs[wg];
+      for (Group &grp : r.groups)
+        if (grp.job == static_cast<int64_t>(d.id)) {
+          grp.complete = d.end;
+          break;
+        }
+      if (wg < static_cast<int>(wgmmaRow_.size()))
+        zone(cta, wgmmaRow_[wg], unit, iter, d.start, d.end);
+      tensorJobs_.erase(d.id);
+      tensorJobUnit_.erase(d.id);
+      resolve({2, cta, static_cast<int64_t>(d.id), 0}, d.end);
+    } else {
+      int cta = d.owner / static_cast<int>(plan_.wgs.size());
+      mathDone_[d.id] = d.end;
+      resolve({3, cta, static_cast<int64_t>(d.id), 0}, d.end);
+    }
+  }
+  pipesChanged(t);
+}
+
+void SmRun::pipesChanged(double t) {
+  // Each pipe slows down while the other one is busy.
+  double k = m_.tensorMathInterference;
+  tensor_.setRate(t, 1.0 / (1.0 + k * (math_.active() > 0)));
+  math_.setRate(t, 1.0 / (1.0 + k * (tensor_.active() > 0)));
+  schedulePipe(1);
+  schedulePipe(2);
+}
+
+bool SmRun::finishMath(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  auto it = mathDone_.find(static_cast<uint64_t>(r.mathJob));
+  if (it == mathDone_.end()) {
+    block({3, cta, r.mathJob, 0}, cta, wg, "");
+    return false;
+  }
+  r.now = std::max(r.now, it->second);
+  mathDone_.erase(it);
+  r.mathJob = -1;
+  r.waitStart = -1; // it was running, not waiting
+  return true;
+}
+
+RunResult SmRun::run() {
+  result_.iterationEnd.assign(trip_, 0);
+  // Rows: the warp groups, the TMA engine, and each consumer's wgmma groups.
+  for (const WarpGroupPlan &w : plan_.wgs)
+    result_.timeline.rows.push_back({w.name, w.producer ? RowKind::Producer : RowKind::Consumer,
+                                     w.group, static_cast<int64_t>(&w - plan_.wgs.data())});
+  tmaRow_ = static_cast<int>(result_.timeline.rows.size());
+  result_.timeline.rows.push_back({"TMA", RowKind::LoadPipe, -1, -1});
+  int consumer = 0;
+  for (const WarpGroupPlan &w : plan_.wgs) {
+    bool dots = false;
+    for (unsigned u : w.units)
+      dots |= plan_.units[u].kind == UnitKind::Dot;
+    int index = w.computes ? consumer++ : -1;
+    if (w.computes && dots) {
+      // The wgmma groups of consumer N: when the tensor cores run them.
+      wgmmaRow_.push_back(static_cast<int>(result_.timeline.rows.size()));
+      result_.timeline.rows.push_back({"wgmma " + std::to_string(index), RowKind::TensorCores,
+                                       w.group, static_cast<int64_t>(&w - plan_.wgs.data())});
+    } else {
+      wgmmaRow_.push_back(-1);
+    }
+  }
+  // Every CTA starts after its set-up; the consumers also wait for the
+  // tiles loaded before the loop.
+  double setup = m_.ctaOverheadCycles;
+  for (size_t c = 0; c < ctas_.size(); ++c) {
+    double prologueReady = setup;
+    if (plan_.prologueLoadBytes > 0) {
+      double s = std::max(setup, tmaFree_);
+      tmaFree_ = s + m_.transferCycles(plan_.prologueLoadBytes);
+      result_.tma.spans.push_back({s, tmaFree_});
+      prologueReady = tmaFree_ + m_.loadLatencyCycles + m_.syncLatencyCycles;
+    }
+    for (size_t w = 0; w < plan_.wgs.size(); ++w) {
+      ctas_[c].wgs[w].now = plan_.wgs[w].computes ? prologueReady : setup;
+      push(static_cast<int>(c), static_cast<int>(w));
+    }
+  }
+  // Bounded: every event advances a program or a pipe.
+  uint64_t budget = 1024 + 64ull * static_cast<uint64_t>(trip_ + 8) * (plan_.units.size() + 2) *
+                               plan_.wgs.size() * ctas_.size();
+  while (!events_.empty() && budget-- > 0) {
+    Event e = events_.top();
+    events_.pop();
+    if (e.kind != 0) {
+      SharedPipe &p = e.kind == 1 ? tensor_ : math_;
+      if (e.version == p.version())
+        pipeDone(e.kind);
+      continue;
+    }
+    WgRun &r = ctas_[e.cta].wgs[e.wg];
+    if (r.done || e.time != r.now)
+      continue; // stale
+    while (step(e.cta, e.wg)) {
+    }
+  }
+  for (size_t c = 0; c < ctas_.size() && !result_.deadlock; ++c)
+    for (size_t w = 0; w < plan_.wgs.size(); ++w)
+      if (!ctas_[c].wgs[w].done) {
+        const WgRun &r = ctas_[c].wgs[w];
+        result_.deadlock = true;
+        std::string unit = r.pos < plan_.wgs[w].units.size()
+                               ? g_.units[plan_.wgs[w].units[r.pos]].name
+                               : std::string("the end of the iteration");
+        result_.deadlockWhere = formatv("{0} stops at {1} in kernel iteration {2}{3}",
+                                        plan_.wgs[w].name, unit, r.k,
+                                        r.waitReason.empty() ? "" : ", waiting for " + r.waitReason)
+                                    .str();
+        break;
+      }
+  for (const WgRun &r : ctas_[0].wgs)
+    result_.ctaEnd = std::max(result_.ctaEnd, r.now);
+  result_.tensor.spans = tensor_.busy();
+  result_.math.spans = math_.busy();
+  result_.timeline.sortZones();
+  return std::move(result_);
+}
+
+} // namespace
+
+RunResult stagecraft::timeline::runSm(const Plan &plan, const LoopGraph &graph,
+                                      const HopperModel &model, int64_t trip, int ctas,
+                                      bool record, const SimOptions &options) {
+  SmRun run(plan, graph, model, trip, ctas, record, options);
+  return run.run();
+}

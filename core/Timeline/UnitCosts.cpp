@@ -1,0 +1,464 @@
+//===- UnitCosts.cpp - the work of each unit, read from the IR ------------===//
+#include "core/Timeline/UnitCosts.h"
+
+#include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Schedule/ScheduleIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
+#include <set>
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::tile;
+using namespace stagecraft::timeline;
+
+namespace {
+
+/// Elements of a statically shaped tensor; 0 for anything else.
+double elementsOf(Type t) {
+  auto r = dyn_cast<RankedTensorType>(t);
+  if (!r || !r.hasStaticShape())
+    return 0;
+  return static_cast<double>(r.getNumElements());
+}
+
+/// Elements of an op's largest tensor (result or operand).
+double largestTensor(Operation *op) {
+  double e = 0;
+  for (Type t : op->getResultTypes())
+    e = std::max(e, elementsOf(t));
+  for (Type t : op->getOperandTypes())
+    e = std::max(e, elementsOf(t));
+  return e;
+}
+
+std::string inputTypeName(Type t) {
+  auto r = dyn_cast<RankedTensorType>(t);
+  Type e = r ? r.getElementType() : t;
+  if (e.isBF16())
+    return "bf16";
+  if (e.isF16())
+    return "f16";
+  if (e.isF32())
+    return "tf32";
+  if (auto f = dyn_cast<FloatType>(e); f && f.getWidth() == 8)
+    return "f8";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return s;
+}
+
+/// The value a use of `v` reads: through the loop's iter_args to the value
+/// yielded by the previous iteration.
+Value throughIterArg(Value v, scf::ForOp loop) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
+      return loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1);
+  return v;
+}
+
+bool definedByLoad(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && isa<LoadOp>(def);
+}
+
+/// Evaluates index arithmetic at concrete program ids and sizes.
+class IndexEvaluator {
+public:
+  IndexEvaluator(const KernelSignature &sig, const std::vector<int64_t> &sizes,
+                 const std::vector<int64_t> &grid)
+      : sig_(sig), sizes_(sizes), grid_(grid) {}
+
+  void setProgram(int64_t x, int64_t y, int64_t z) {
+    pid_[0] = x;
+    pid_[1] = y;
+    pid_[2] = z;
+    memo_.clear();
+  }
+  void setValue(Value v, int64_t x) { fixed_[v] = x; }
+
+  std::optional<int64_t> eval(Value v, int depth = 0) {
+    if (depth > 64)
+      return std::nullopt;
+    if (auto it = fixed_.find(v); it != fixed_.end())
+      return it->second;
+    if (auto it = memo_.find(v); it != memo_.end())
+      return it->second;
+    std::optional<int64_t> r = compute(v, depth);
+    memo_[v] = r;
+    if (!r && failedAt_.empty()) {
+      if (Operation *op = v.getDefiningOp())
+        failedAt_ = op->getName().getStringRef().str() + " at " + formatLocation(op->getLoc());
+      else
+        failedAt_ = "a block argument";
+    }
+    return r;
+  }
+  const std::string &failedAt() const { return failedAt_; }
+
+private:
+  std::optional<int64_t> compute(Value v, int depth) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner()->getParentOp() == const_cast<func::FuncOp &>(sig_.func).getOperation())
+        for (unsigned k = 0; k < sig_.sizeArgs.size(); ++k)
+          if (sig_.sizeArgs[k] == arg.getArgNumber())
+            return sizes_[k];
+      return std::nullopt;
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        return i.getValue().getSExtValue();
+      return std::nullopt;
+    }
+    if (auto p = dyn_cast<ProgramIdOp>(op))
+      return pid_[p.getDim()];
+    if (auto n = dyn_cast<NumProgramsOp>(op))
+      return grid_[n.getDim()];
+    auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
+            arith::TruncIOp>(op))
+      return operand(0);
+    if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+      auto c = operand(0);
+      if (!c)
+        return std::nullopt;
+      return *c ? operand(1) : operand(2);
+    }
+    if (op->getNumOperands() != 2)
+      return std::nullopt;
+    auto a = operand(0), b = operand(1);
+    if (!a || !b)
+      return std::nullopt;
+    int64_t x = *a, y = *b;
+    auto floorDiv = [](int64_t p, int64_t q) {
+      int64_t d = p / q;
+      return (p % q != 0 && ((p < 0) != (q < 0))) ? d - 1 : d;
+    };
+    if (isa<arith::AddIOp>(op)) return x + y;
+    if (isa<arith::SubIOp>(op)) return x - y;
+    if (isa<arith::MulIOp>(op)) return x * y;
+    if (isa<arith::MinSIOp, arith::MinUIOp>(op)) return std::min(x, y);
+    if (isa<arith::MaxSIOp, arith::MaxUIOp>(op)) return std::max(x, y);
+    if (y == 0)
+      return std::nullopt;
+    if (isa<arith::DivSIOp, arith::DivUIOp>(op)) return x / y;
+    if (isa<arith::RemSIOp, arith::RemUIOp>(op)) return x % y;
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op)) return -floorDiv(-x, y);
+    if (isa<arith::FloorDivSIOp>(op)) return floorDiv(x, y);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq: return x == y;
+      case arith::CmpIPredicate::ne: return x != y;
+      case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return x < y;
+      case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return x <= y;
+      case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return x > y;
+      case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return x >= y;
+      }
+    }
+    return std::nullopt;
+  }
+
+  const KernelSignature &sig_;
+  const std::vector<int64_t> &sizes_;
+  const std::vector<int64_t> &grid_;
+  int64_t pid_[3] = {0, 0, 0};
+  llvm::DenseMap<Value, std::optional<int64_t>> memo_;
+  llvm::DenseMap<Value, int64_t> fixed_;
+  std::string failedAt_;
+};
+
+int64_t tripOf(int64_t lb, int64_t ub, int64_t step) {
+  if (step <= 0 || ub <= lb)
+    return 0;
+  return (ub - lb + step - 1) / step;
+}
+
+constexpr int64_t kAssumedTrip = 64;
+constexpr int64_t kMaxEvaluatedCtas = 1 << 22;
+
+} // namespace
+
+bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, MathWork &w) {
+  // FP32 add/mul/fma, min/max, compare, select, abs/neg: the FMA pipes.
+  static const std::set<std::string> fmaClass = {
+      "arith.addf",    "arith.subf",    "arith.mulf",    "arith.maximumf", "arith.minimumf",
+      "arith.maxnumf", "arith.minnumf", "arith.negf",    "arith.cmpf",     "arith.select",
+      "math.fma",      "math.absf",     "math.copysign", "math.floor",     "math.ceil",
+      "math.round",    "math.trunc",    "tile.mask"};
+  // 32-bit integer ops run at half the FP32 rate on sm_90.
+  static const std::set<std::string> intClass = {
+      "arith.addi",  "arith.subi",  "arith.muli",  "arith.andi",  "arith.ori",
+      "arith.xori",  "arith.shli",  "arith.shrsi", "arith.shrui", "arith.cmpi",
+      "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui", "math.absi",
+      "tile.iota"};
+  static const std::set<std::string> intDivClass = {
+      "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+      "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
+  // One MUFU operation, plus FMA-pipe work around it.
+  static const std::map<std::string, double> mufuClass = {
+      {"math.exp2", 0}, {"math.exp", 1},  {"math.log2", 0}, {"math.log", 1},
+      {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"math.sin", 2},
+      {"math.cos", 2},  {"math.erf", 6},  {"math.expm1", 2}, {"math.log1p", 2},
+      {"arith.divf", 2}, {"math.powf", 3}, {"math.atan", 6}, {"math.sigmoid", 3}};
+  static const std::set<std::string> convertClass = {
+      "arith.truncf", "arith.extf", "arith.sitofp", "arith.uitofp", "arith.fptosi",
+      "arith.fptoui"};
+  // Views and register moves the lowering makes free (or nearly).
+  static const std::set<std::string> freeClass = {
+      "tile.broadcast", "tile.splat", "tensor.splat", "arith.bitcast", "tensor.expand_shape",
+      "tensor.collapse_shape", "tensor.cast", "arith.index_cast"};
+  std::string n = name.str();
+  if (fmaClass.count(n)) {
+    w.fma += e;
+    return true;
+  }
+  if (intClass.count(n)) {
+    w.fma += 2 * e;
+    return true;
+  }
+  if (intDivClass.count(n)) {
+    w.fma += 20 * e;
+    return true;
+  }
+  if (auto it = mufuClass.find(n); it != mufuClass.end()) {
+    w.mufu += e;
+    w.fma += it->second * e;
+    return true;
+  }
+  if (convertClass.count(n)) {
+    w.convert += e;
+    return true;
+  }
+  if (freeClass.count(n))
+    return true;
+  return false;
+}
+
+namespace {
+
+/// Adds the work of `op` (not a load, store or dot) to `work`.
+void addMath(Operation *op, UnitWork *unit, MathWork &work) {
+  StringRef name = op->getName().getStringRef();
+  if (auto red = dyn_cast<ReduceOp>(op)) {
+    double in = elementsOf(red.getInput().getType());
+    double out = elementsOf(red.getResult().getType());
+    work.fma += in;
+    // Along rows of the accumulator layout: within the thread, then a
+    // butterfly over the 4 lanes of a row (2 shuffles, each lane). Along
+    // columns the partial sums cross warps: far more exchanges.
+    work.shuffle += red.getDim() == 1 ? out * 8 : out * 64;
+    return;
+  }
+  if (isa<arith::ConstantOp>(op))
+    return;
+  double e = largestTensor(op);
+  if (classifyElementwise(name, e, work))
+    return;
+  work.generic += e;
+  if (unit && std::find(unit->genericOps.begin(), unit->genericOps.end(), name.str()) ==
+                  unit->genericOps.end())
+    unit->genericOps.push_back(name.str());
+}
+
+void addLoad(LoadOp load, int64_t &bytes, int64_t *boxes) {
+  DescType desc = load.getDesc().getType();
+  bytes += desc.getBoxBytes();
+  if (boxes) {
+    int64_t boxBytes = desc.getElementBytes();
+    for (int64_t d : desc.getLoadBoxShape())
+      boxBytes *= d;
+    *boxes += std::max<int64_t>(1, (desc.getBoxBytes() + boxBytes - 1) / std::max<int64_t>(1, boxBytes));
+  }
+}
+
+} // namespace
+
+FailureOr<KernelCosts>
+stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &graph,
+                                         const std::vector<std::pair<std::string, int64_t>> &overrides) {
+  FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
+  if (failed(sig))
+    return failure();
+  KernelCosts costs;
+  costs.kernel = kernel.getSymName().str();
+  std::vector<int64_t> sizes = sig->sizeDefaults;
+  for (const auto &[name, value] : overrides) {
+    int i = sig->sizeIndex(name);
+    if (i < 0) {
+      std::string known;
+      for (const std::string &n : sig->sizeNames)
+        known += (known.empty() ? "" : ", ") + n;
+      return kernel.emitError("unknown size \"")
+             << name << "\" for kernel @" << costs.kernel << " (its sizes: " << known << ")";
+    }
+    if (value < 1 || value > (1ll << 31) - 1)
+      return kernel.emitError("size ") << name << " = " << value
+                                       << " is out of range (1 to 2^31-1)";
+    sizes[i] = value;
+  }
+  for (unsigned i = 0; i < sizes.size(); ++i)
+    costs.sizes.push_back({sig->sizeNames[i], sizes[i]});
+  costs.grid = KernelSignature::evaluate(sig->grid, sizes);
+  while (costs.grid.size() < 3)
+    costs.grid.push_back(1);
+  for (int64_t g : costs.grid)
+    if (g < 1)
+      return kernel.emitError("grid dimension ") << g << " is out of range at these sizes";
+
+  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoop(kernel);
+  if (failed(maybeLoop))
+    return failure();
+  scf::ForOp loop = *maybeLoop;
+  FailureOr<LoopUnits> units = collectUnits(loop);
+  if (failed(units))
+    return failure();
+  if (units->names.size() != graph.units.size())
+    return loop.emitError("the loop has ") << units->names.size() << " units, its graph "
+                                           << graph.units.size();
+
+  // Per unit.
+  DenseMap<Operation *, unsigned> unitOf;
+  for (unsigned u = 0; u < units->names.size(); ++u)
+    for (Operation *op : units->ops[u])
+      unitOf[op] = u;
+  for (unsigned u = 0; u < units->names.size(); ++u) {
+    if (units->names[u] != graph.units[u].name)
+      return loop.emitError("unit ") << u << " is \"" << units->names[u]
+                                     << "\" in the IR but \"" << graph.units[u].name
+                                     << "\" in its graph";
+    UnitWork w;
+    w.name = units->names[u];
+    for (Operation *op : units->ops[u]) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        addLoad(load, w.loadBytes, &w.loadBoxes);
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        w.storeBytes += store.getDesc().getType().getBoxBytes();
+      } else if (auto dot = dyn_cast<DotOp>(op)) {
+        DotWork d;
+        d.m = dot.getM();
+        d.n = dot.getN();
+        d.k = dot.getK();
+        d.inputType = inputTypeName(dot.getA().getType());
+        d.aInRegisters = !definedByLoad(dot.getA());
+        w.dots.push_back(d);
+        // Which unit's result is its accumulator input.
+        Value acc = throughIterArg(dot.getAcc(), loop);
+        if (Operation *def = acc.getDefiningOp())
+          if (auto it = unitOf.find(def); it != unitOf.end()) {
+            const std::string &name = units->names[it->second];
+            if (std::find(w.accumulatesOnto.begin(), w.accumulatesOnto.end(), name) ==
+                w.accumulatesOnto.end())
+              w.accumulatesOnto.push_back(name);
+          }
+      } else {
+        addMath(op, &w, w.math);
+      }
+    }
+    costs.units.push_back(std::move(w));
+  }
+  // Units whose result is a dot's accumulator input (directly, or through
+  // the loop's iter_args).
+  loop.getBody()->walk([&](DotOp dot) {
+    Value acc = throughIterArg(dot.getAcc(), loop);
+    if (Operation *def = acc.getDefiningOp())
+      if (auto it = unitOf.find(def); it != unitOf.end() && !isa<DotOp>(def))
+        costs.units[it->second].writesAccumulator = true;
+  });
+
+  // Before and after the loop (the loop's own body excluded).
+  kernel.walk([&](Operation *op) {
+    if (op == loop.getOperation() || loop->isProperAncestor(op) || isa<scf::ForOp>(op) ||
+        op->getNumRegions() != 0)
+      return;
+    if (!isScheduledOp(op))
+      return;
+    bool before = op->getBlock() == loop->getBlock() ? op->isBeforeInBlock(loop)
+                                                    : false;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      addLoad(load, costs.prologueLoadBytes, nullptr);
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      costs.epilogueStoreBytes += store.getDesc().getType().getBoxBytes();
+    } else if (!isa<DotOp>(op)) {
+      addMath(op, nullptr, before ? costs.prologueMath : costs.epilogueMath);
+    }
+  });
+
+  // DRAM floor: every global tensor read or written once.
+  for (unsigned k = 0; k < sig->descArgs.size(); ++k) {
+    auto desc = cast<DescType>(kernel.getArgumentTypes()[sig->descArgs[k]]);
+    double bytes = desc.getElementBytes();
+    for (int64_t d : KernelSignature::evaluate(sig->descShapes[k], sizes))
+      bytes *= static_cast<double>(d);
+    costs.dramBytes += bytes;
+  }
+
+  // Trip counts per CTA: the pipelined loop's bounds, and the loops around
+  // it (a persistent kernel runs the pipelined loop once per tile).
+  SmallVector<scf::ForOp> outer;
+  for (Operation *p = loop->getParentOp(); p && p != kernel.getOperation(); p = p->getParentOp())
+    if (auto f = dyn_cast<scf::ForOp>(p))
+      outer.push_back(f);
+  IndexEvaluator ev(*sig, sizes, costs.grid);
+  int64_t total = costs.grid[0] * costs.grid[1] * costs.grid[2];
+  bool assumed = false;
+  auto addRun = [&](int64_t passes, int64_t trip) {
+    if (!costs.ctas.empty() && costs.ctas.back().passes == passes && costs.ctas.back().trip == trip)
+      ++costs.ctas.back().count;
+    else
+      costs.ctas.push_back({passes, trip, 1});
+  };
+  if (total > kMaxEvaluatedCtas) {
+    costs.notes.push_back(llvm::formatv("{0} CTAs: trip counts evaluated for the first CTA only",
+                                        total)
+                              .str());
+  }
+  for (int64_t c = 0; c < std::min(total, kMaxEvaluatedCtas); ++c) {
+    int64_t x = c % costs.grid[0], y = (c / costs.grid[0]) % costs.grid[1],
+            z = c / (costs.grid[0] * costs.grid[1]);
+    ev.setProgram(x, y, z);
+    int64_t passes = 1;
+    for (scf::ForOp o : outer) {
+      auto lb = ev.eval(o.getLowerBound()), ub = ev.eval(o.getUpperBound()),
+           st = ev.eval(o.getStep());
+      if (!lb || !ub || !st) {
+        assumed = true;
+        break;
+      }
+      passes *= tripOf(*lb, *ub, *st);
+      // Inner bounds that use the outer induction variable see its first value.
+      ev.setValue(o.getInductionVar(), *lb);
+    }
+    auto lb = ev.eval(loop.getLowerBound()), ub = ev.eval(loop.getUpperBound()),
+         st = ev.eval(loop.getStep());
+    int64_t trip = kAssumedTrip;
+    if (lb && ub && st)
+      trip = tripOf(*lb, *ub, *st);
+    else
+      assumed = true;
+    if (passes <= 0 || trip <= 0) {
+      addRun(0, 0);
+      continue;
+    }
+    addRun(passes, trip);
+  }
+  if (total > kMaxEvaluatedCtas)
+    costs.ctas.back().count += total - kMaxEvaluatedCtas;
+  if (assumed)
+    costs.notes.push_back(llvm::formatv("the trip count of the pipelined loop could not be "
+                                        "evaluated ({0}): {1} iterations assumed",
+                                        ev.failedAt().empty() ? "unknown bounds" : ev.failedAt(),
+                                        kAssumedTrip)
+                              .str());
+  // CTAs with nothing to do still launch: keep them at zero iterations
+  // (the simulator gives them the set-up and epilogue only).
+  return costs;
+}

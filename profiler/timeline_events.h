@@ -1,0 +1,57 @@
+// The events an instrumented kernel wrote into its buffer (timeline_spec.h), decoded and turned
+// into what the runner returns: a Chrome trace-event document (stagecraft-run --trace) and the
+// "trace" object of a result (docs/runner-protocol.md). Pure C++: tested without a GPU.
+#pragma once
+
+#include "json.h"
+#include "timeline_spec.h"
+
+#include "core/TraceEvents/TraceEvents.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stagecraft::profiler {
+
+struct TimelineEvent {
+  int64_t slot = 0;       // index into sampled_ctas
+  int64_t warpGroup = 0;
+  int64_t unit = 0;
+  int32_t iteration = 0;
+  uint64_t startNs = 0, endNs = 0;  // raw %globaltimer
+};
+
+struct DecodedTimeline {
+  std::vector<TimelineEvent> events;  // by slot, warp group, then recording order
+  std::vector<int64_t> smOfSlot;      // the SM each sampled CTA ran on (-1: it recorded nothing)
+  uint64_t originNs = 0;              // the earliest start over all events
+  std::vector<std::string> warnings;  // overflow, unknown units, inverted intervals
+};
+
+// Decodes `size` bytes laid out as `spec` says. Never throws on bad content: records it cannot
+// use (unit ids the manifest does not list, end before start, a zero timestamp) are dropped and
+// counted in warnings; a region whose count exceeds the capacity keeps its first records and
+// warns. Throws std::invalid_argument only when `size` is not the buffer's size.
+DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, size_t size);
+
+// What the trace carries beside the events.
+struct TraceFacts {
+  std::string kernel;
+  std::string device;
+  double plainMedianUs = 0;
+  double instrumentedMedianUs = 0;
+  double overhead = 0;  // instrumented / plain - 1
+  int reps = 0;
+};
+
+// Chrome trace-event JSON: a process per sampled CTA ("CTA c (SM m)"), a thread per warp group,
+// one complete event per unit per iteration, timestamps in us relative to originNs.
+trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
+
+// The result's "trace" object: {"overhead", "plain_median_us", "instrumented_median_us", "reps",
+// "clock", "warp_groups", "units", "ctas": [{"cta", "sm", "events": [[wg, unit, iteration,
+// start_ns, duration_ns], ...]}], "warnings"}; start_ns relative to originNs.
+json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
+
+}  // namespace stagecraft::profiler

@@ -1,0 +1,59 @@
+// The instrumented kernel of a bundle (manifest.json "timeline", docs/bundle-format.md): which
+// module and entry to load, which CTAs record, their warp groups and units, and the layout of the
+// event buffer the kernel fills with %globaltimer stamps at unit boundaries.
+//
+//   buffer = S slots (one per sampled CTA) x W warp groups, each region
+//     header  {uint32 count (events attempted; > capacity means overflow), uint32 smid, uint64 0}
+//     records capacity x {uint64 start, uint64 end, uint32 unit, int32 iteration}
+//   region (s, w) starts at byte (s * W + w) * (16 + 24 * capacity).
+#pragma once
+
+#include "json.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stagecraft::profiler {
+
+struct TimelineWarpGroup {
+  int64_t id = 0;
+  std::string role;  // "producer" or "consumer"
+  std::string name;  // "producer", "consumer 0", ...
+};
+
+struct TimelineUnit {
+  int64_t id = 0;
+  std::string name;
+  int64_t group = 0;  // schedule group (informational)
+};
+
+struct TimelineSpec {
+  std::string module = "timeline";  // timeline.cubin if present, else timeline.ptx
+  std::string kernel;
+  std::string clock = "globaltimer";
+  std::vector<int64_t> sampledCtas;  // linear CTA ids: x + gx * (y + gy * z)
+  std::vector<TimelineWarpGroup> warpGroups;
+  std::vector<TimelineUnit> units;
+  int64_t capacity = 0;  // records per (CTA, warp group) region
+
+  static constexpr int64_t kHeaderBytes = 16;
+  static constexpr int64_t kRecordBytes = 24;
+  int64_t regionBytes() const { return kHeaderBytes + kRecordBytes * capacity; }
+  int64_t bufferBytes() const {
+    return int64_t(sampledCtas.size()) * int64_t(warpGroups.size()) * regionBytes();
+  }
+  // Name of a unit id, or "unit N" for an id the manifest does not list.
+  std::string unitName(int64_t id) const;
+};
+
+// The event buffer is at most this large (the runner allocates it on the GPU).
+constexpr int64_t kMaxTimelineBufferBytes = int64_t(1) << 30;
+
+// Parses and checks manifest.json's "timeline" object for a launch of `grid`. Throws
+// ManifestError("manifest.json: timeline.<field>: <why>"); unknown fields become warnings.
+TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3> &grid,
+                               std::vector<std::string> &warnings);
+
+}  // namespace stagecraft::profiler

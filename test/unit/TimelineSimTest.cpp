@@ -1,0 +1,285 @@
+//===- TimelineSimTest.cpp - the simulator on small cases checked by hand -===//
+//
+// Loops built as plain data (no IR): one load feeding one dot, in one warp
+// group or a producer and a consumer, with round-number costs, so each
+// expected time can be worked out on paper. The model's latencies that are
+// not under test are zero.
+//
+//===----------------------------------------------------------------------===//
+#include "core/Timeline/Simulator.h"
+#include "core/Timeline/TimelineTrace.h"
+
+#include <gtest/gtest.h>
+
+using namespace stagecraft;
+using namespace stagecraft::timeline;
+
+namespace {
+
+/// 1 ns per cycle; a 100-byte load streams in 100 cycles and lands 100
+/// cycles later; a 64x64x16 dot takes 50 cycles on the tensor cores; no
+/// other latency.
+HopperModel roundModel() {
+  HopperModel m;
+  m.clockGHz = 1.0;
+  m.sms = 1;
+  m.loadBytesPerCycle = 1.0;
+  m.loadLatencyCycles = 100;
+  m.syncLatencyCycles = 0;
+  m.issueCycles = 0;
+  m.ctaOverheadCycles = 0;
+  m.wgmmaMinCycles = 0;
+  m.tensorEfficiency = 1.0;
+  m.tensorFlopsPerCycle = 2.0 * 64 * 64 * 16 / 50.0;
+  m.mathEfficiency = 1.0;
+  m.tensorMathInterference = 0;
+  m.fmaPerCycle = 1;
+  return m;
+}
+
+/// loadA -> MMA (accumulating onto itself), like gemm.mlir with one load.
+struct LoadDot {
+  LoopGraph graph;
+  KernelCosts costs;
+
+  explicit LoadDot(int64_t trip, int64_t consumerWarpGroups = 1, int64_t dotRows = 64) {
+    graph.kernel = "k";
+    graph.units = {Unit{"loadA", UnitKind::Load, {0}, 100, 0, 0, -1, "", ""},
+                   Unit{"MMA", UnitKind::Dot, {1}, 0, 2 * dotRows * 64 * 16, 0, -1, "", ""}};
+    graph.ops = {LoopOp{0, "tile.load", ""}, LoopOp{1, "tile.dot", ""}};
+    graph.edges = {Edge{0, 1, 0, 1, false, true, "its tile"}, Edge{1, 1, 1, 1, true, false, "acc"}};
+    graph.warpGroups = {1, consumerWarpGroups};
+    graph.initialSchedule.set("loadA", {0, 1, 0, 0});
+    graph.initialSchedule.set("MMA", {0, 2, 0, 0});
+    costs.kernel = "k";
+    UnitWork load;
+    load.name = "loadA";
+    load.loadBytes = 100;
+    load.loadBoxes = 1;
+    UnitWork dot;
+    dot.name = "MMA";
+    dot.dots = {DotWork{dotRows, 64, 16, "bf16", false}};
+    dot.accumulatesOnto = {"MMA"};
+    costs.units = {load, dot};
+    costs.ctas = {CtaRun{1, trip, 1}};
+  }
+
+  Prediction run(const Schedule &s, const HopperModel &m = roundModel()) {
+    ScheduleReport r = checkSchedule(graph, s);
+    EXPECT_TRUE(r.legal()) << (r.violations.empty() ? "" : r.violations.front().message);
+    return predict(graph, s, r, costs, m);
+  }
+};
+
+Schedule schedule(int64_t loadStage, int64_t loadGroup, int64_t mmaStage, int64_t wait = 0) {
+  Schedule s;
+  // In one stage the load comes first; across stages the MMA leads the body.
+  s.set("loadA", {loadStage, loadStage == mmaStage ? 0 : 1, loadGroup, 0});
+  s.set("MMA", {mmaStage, loadStage == mmaStage ? 1 : 0, 1, wait});
+  return s;
+}
+
+TEST(TimelineSim, UnpipelinedLoopIsTheSumOfItsParts) {
+  LoadDot k(10);
+  // One warp group: load (100 streaming + 100 latency), then the dot (50),
+  // whose wait 0 frees the buffer for the next load: 250 cycles each.
+  Prediction p = k.run(schedule(0, 1, 0));
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 250, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 10 * 250, 1e-6);
+  EXPECT_EQ(p.bound, "latency");
+  EXPECT_NE(p.boundDetail.find("loadA data"), std::string::npos) << p.boundDetail;
+  EXPECT_EQ(p.threadsPerCta, 128);
+}
+
+TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
+  LoadDot k(40);
+  // Producer + consumer, loads one stage ahead: 2 buffers. A buffer goes
+  // round in load (200) + dot (50) = 250 cycles and two are in flight:
+  // 125 per iteration, still short of the TMA limit (100).
+  Prediction p = k.run(schedule(0, 0, 1));
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 125, 1e-6);
+  EXPECT_EQ(p.threadsPerCta, 256);
+  EXPECT_EQ(p.bound, "latency");
+}
+
+TEST(TimelineSim, AThirdBufferMakesTheLoopBandwidthBound) {
+  LoadDot k(40);
+  // Three buffers: 250 / 3 < 100, so the TMA stream (100 bytes at 1 byte
+  // per cycle) bounds the loop.
+  Prediction p = k.run(schedule(0, 0, 2));
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 100, 1e-6);
+  EXPECT_EQ(p.bound, "TMA loads");
+  ASSERT_EQ(p.utilization.size(), 3u);
+  EXPECT_NEAR(p.utilization[1].busy, 1.0, 1e-6);
+  EXPECT_NEAR(p.utilization[0].busy, 0.5, 1e-6); // tensor cores: 50 of every 100
+}
+
+TEST(TimelineSim, MmaPipeliningKeepsAGroupInFlight) {
+  LoadDot k(40);
+  HopperModel m = roundModel();
+  m.loadLatencyCycles = 0;
+  m.loadBytesPerCycle = 100.0 / 20; // 20 cycles per load
+  // Fast loads: tensor-bound at 50 per iteration whatever the wait.
+  Prediction w0 = k.run(schedule(0, 0, 2, 0), m);
+  Prediction w1 = k.run(schedule(0, 0, 2, 1), m);
+  ASSERT_TRUE(w0.ok && w1.ok);
+  EXPECT_NEAR(w0.iterationNs, 50, 1e-6);
+  EXPECT_NEAR(w1.iterationNs, 50, 1e-6);
+  EXPECT_EQ(w0.bound, "tensor cores");
+  EXPECT_EQ(w1.bound, "tensor cores");
+  EXPECT_NEAR(w1.utilization[0].busy, 1.0, 1e-6);
+}
+
+TEST(TimelineSim, MmaPipeliningHidesTheWaitForTheNextLoad) {
+  LoadDot k(40);
+  // Loads one stage ahead, wait 0 vs wait 1 (3 buffers): with wait 0 the
+  // buffer goes back when its dot ends, so a buffer round trip is load (200)
+  // + dot (50) over 2 buffers = 125; with wait 1 there are 3 buffers and the
+  // TMA stream (100) bounds it.
+  Prediction w0 = k.run(schedule(0, 0, 1, 0));
+  Prediction w1 = k.run(schedule(0, 0, 1, 1));
+  ASSERT_TRUE(w0.ok && w1.ok);
+  EXPECT_NEAR(w0.iterationNs, 125, 1e-6);
+  EXPECT_NEAR(w1.iterationNs, 100, 1e-6);
+}
+
+TEST(TimelineSim, TwoConsumersShareTheTensorCoresAndFinishTogether) {
+  // A 128-row dot split over two consumer warp groups: 50 cycles of tensor
+  // work each, issued together, so each runs at half speed and both finish
+  // after 100 (not one at 50 and the other at 100).
+  LoadDot k(8, /*consumerWarpGroups=*/2, /*dotRows=*/128);
+  HopperModel m = roundModel();
+  m.tensorFlopsPerCycle = 2.0 * 64 * 64 * 16 / 50.0;
+  Prediction p = k.run(schedule(0, 0, 1), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  std::vector<double> ends;
+  for (const Zone &z : p.timeline.zones)
+    if (p.timeline.rows[z.row].kind == RowKind::TensorCores && z.iteration == 0)
+      ends.push_back(z.end - z.start);
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_NEAR(ends[0], 100, 1e-6);
+  EXPECT_NEAR(ends[1], 100, 1e-6);
+  EXPECT_EQ(p.timeline.rows.size(), 1u + 2u + 1u + 2u); // producer, 2 consumers, TMA, 2 wgmma rows
+  EXPECT_EQ(p.threadsPerCta, 384);
+}
+
+TEST(TimelineSim, WavesAndOccupancyScaleTheLaunch) {
+  LoadDot k(10);
+  k.costs.ctas = {CtaRun{1, 10, 5}};
+  HopperModel m = roundModel();
+  m.sms = 2;
+  Schedule s = schedule(0, 1, 0);
+  // 5 CTAs of 2500 cycles on 2 SMs: one CTA per SM at a time when the
+  // shared memory allows only one (150000 bytes of 228 KiB).
+  ScheduleReport r = checkSchedule(k.graph, s);
+  SimOptions o;
+  o.dynamicSmemBytes = 150000;
+  Prediction one = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(one.ok);
+  EXPECT_EQ(one.ctasPerSM, 1);
+  EXPECT_EQ(one.occupancyLimit, "shared memory");
+  // 255 registers x 128 threads: two fit in the register file (8192 per warp).
+  SimOptions regs;
+  regs.registersPerThread = 255;
+  Prediction two = predict(k.graph, s, r, k.costs, m, regs);
+  ASSERT_TRUE(two.ok);
+  EXPECT_EQ(two.ctasPerSM, 2);
+  EXPECT_EQ(two.occupancyLimit, "registers");
+  EXPECT_NEAR(one.totalNs, 3 * 2500, 1e-6);
+  EXPECT_NEAR(one.waves, 2.5, 1e-9);
+  EXPECT_NEAR(one.flops, 5 * 10 * 2.0 * 64 * 64 * 16, 1e-3);
+  // Different trip counts are placed in launch order on the free SM.
+  k.costs.ctas = {CtaRun{1, 20, 1}, CtaRun{1, 10, 2}};
+  Prediction mixed = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(mixed.ok);
+  EXPECT_EQ(mixed.shownTrip, 20);
+  EXPECT_NEAR(mixed.totalNs, 5000, 1e-6); // SM 0: 20 iterations; SM 1: 10 + 10
+}
+
+TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
+  LoadDot k(6);
+  Prediction p = k.run(schedule(0, 0, 1));
+  ASSERT_TRUE(p.ok);
+  // Every unit of every iteration has a zone on its warp group's row.
+  int n = 0;
+  for (const Zone &z : p.timeline.zones)
+    if (p.timeline.rows[z.row].kind == RowKind::Consumer ||
+        p.timeline.rows[z.row].kind == RowKind::Producer)
+      ++n;
+  EXPECT_EQ(n, 6 * 2);
+  trace::Document doc = predictedTrace(p, "k", roundModel());
+  EXPECT_EQ(doc.events.size(), p.timeline.zones.size());
+  EXPECT_EQ(doc.processes.size(), 1u);
+  EXPECT_EQ(doc.threads.size(), p.timeline.rows.size());
+  EXPECT_EQ(doc.threads[0].name, "producer");
+  EXPECT_EQ(doc.threads[1].name, "consumer 0");
+}
+
+TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
+  LoadDot k(4);
+  k.costs.units.pop_back();
+  Prediction p = k.run(schedule(0, 1, 0));
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.error.find("the unit costs list 1 units, the loop has 2"), std::string::npos) << p.error;
+  LoadDot z(4);
+  z.costs.ctas.clear();
+  EXPECT_FALSE(z.run(schedule(0, 1, 0)).ok);
+}
+
+TEST(TimelineCostModel, ParametersFromJson) {
+  HopperModel m;
+  EXPECT_FALSE(static_cast<bool>(m.applyJson(R"({"clock_ghz": 1.5, "math_efficiency": 0.5})", "p.json")));
+  EXPECT_EQ(m.clockGHz, 1.5);
+  EXPECT_EQ(m.mathEfficiency, 0.5);
+  llvm::Error e = m.applyJson(R"({"clock": 1.5})", "p.json");
+  ASSERT_TRUE(static_cast<bool>(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("p.json: unknown model parameter \"clock\""),
+            std::string::npos);
+  e = m.applyJson(R"({"clock_ghz": -1})", "p.json");
+  ASSERT_TRUE(static_cast<bool>(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("must be a non-negative number"), std::string::npos);
+  // The calibrated values in the code are the ones bench/timeline/calibrate.py wrote.
+  HopperModel fresh, fromFile;
+  std::string text;
+  {
+    FILE *f = std::fopen(STAGECRAFT_SOURCE_DIR "/bench/timeline/params.json", "r");
+    ASSERT_NE(f, nullptr);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+      text.append(buf, n);
+    std::fclose(f);
+  }
+  ASSERT_FALSE(static_cast<bool>(fromFile.applyJson(text, "params.json")));
+  EXPECT_EQ(fresh.toJson(), fromFile.toJson());
+}
+
+TEST(TimelineCostModel, DotAndMathCosts) {
+  HopperModel m;
+  m.tensorEfficiency = 1.0;
+  m.wgmmaMinCycles = 16;
+  // 128x256x64 bf16 on two warp groups: 64 rows each, 4 wgmma m64n256k16.
+  DotWork d{128, 256, 64, "bf16", false};
+  EXPECT_EQ(m.wgmmaInstructions(d, 0.5), 4);
+  EXPECT_NEAR(m.dotCycles(d, 0.5), 2.0 * 64 * 256 * 64 / 4096, 1e-9);
+  DotWork f8 = d;
+  f8.inputType = "f8";
+  EXPECT_NEAR(m.dotCycles(f8, 0.5), m.dotCycles(d, 0.5) / 2, 1e-9);
+  // A tiny dot is held up by the per-instruction floor.
+  DotWork tiny{64, 8, 16, "bf16", false};
+  EXPECT_NEAR(m.dotCycles(tiny, 1.0), 16, 1e-9);
+  // Register math: the busiest pipe, or the issue slots.
+  m.mathEfficiency = 1.0;
+  MathWork exp;
+  exp.mufu = 1600;
+  exp.fma = 1600;
+  EXPECT_NEAR(m.mathCycles(exp), 100, 1e-9); // MUFU: 16 per cycle
+  MathWork adds;
+  adds.fma = 12800;
+  EXPECT_NEAR(m.mathCycles(adds), 100, 1e-9); // FMA: 128 per cycle
+}
+
+} // namespace
