@@ -125,6 +125,8 @@ def check_attention(name, pkg, ref):
     q, k, v = (torch.randn(B, H, S, D, device=dev, dtype=torch.bfloat16) for _ in range(3))
     out = torch.empty(B * H, S, D, device=dev, dtype=torch.bfloat16)
     stream = torch.cuda.Stream()
+    # The inputs were made on the current stream: the side stream waits for them.
+    stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
         got = pkg.run(q.view(B * H, S, D), k.view(B * H, S, D), v.view(B * H, S, D), out=out,
                       B=B, H=H, stream=stream)

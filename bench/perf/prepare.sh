@@ -21,11 +21,14 @@ bundle() { # name mlir [compile args...]
     [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
   done
 }
-for g in gemm persistent_gemm persistent_gemm_grouped; do
+for g in gemm persistent_gemm persistent_gemm_grouped persistent_gemm_pingpong; do
   bundle "$g-8192" "$A/$g.mlir"
   bundle "$g-4096" "$A/$g.mlir" --size M=4096 --size N=4096 --size K=4096
   bundle "$g-8000x8064x4000" "$A/$g.mlir" --size M=8000 --size N=8064 --size K=4000
 done
+# The ping-pong asset's tiles with cooperative consumers (each 64 rows of a tile).
+bundle persistent_gemm_pingpong_as_cooperative-8192 "$A/persistent_gemm_pingpong.mlir" \
+  --schedule "$S/consumers_cooperative.json"
 bundle attn_d128 "$A/attention_fwd_d128.mlir"
 bundle attn_d128_cp_dot1_s3 "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 bundle attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_dot1_s3.json"
