@@ -447,6 +447,17 @@ MoveOutcome AppState::setWait(const std::string &unit, int64_t wait) {
   return out;
 }
 
+MoveOutcome AppState::setConsumers(Consumers consumers) {
+  MoveOutcome out = editor_.setConsumers(consumers);
+  if (!out.applied)
+    setStatus(StatusLevel::Error, "refused: " + out.explanation);
+  else if (out.changed)
+    afterScheduleChange(consumers == Consumers::PingPong
+                            ? "the consumer warp groups now ping-pong (each its own tile)"
+                            : "the consumer warp groups now cooperate on each tile");
+  return out;
+}
+
 bool AppState::undo() {
   if (!editor_.undo()) {
     setStatus(StatusLevel::Info, "nothing to undo");

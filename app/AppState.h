@@ -119,6 +119,7 @@ public:
   // --- Schedule edits (each recompiles and autosaves).
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
   MoveOutcome setWait(const std::string &unit, int64_t wait);
+  MoveOutcome setConsumers(Consumers consumers);
   bool undo();
   bool redo();
   /// Makes a run's schedule the current one (an undo step).

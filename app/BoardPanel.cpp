@@ -112,6 +112,8 @@ std::string groupLabel(const AppState &app, int64_t group) {
       onlyLoads &= ed.graph().units[u].kind == UnitKind::Load;
     }
   std::string role = !any ? "empty" : onlyLoads ? "producer" : "consumer";
+  if (role == "consumer" && ed.consumers() == Consumers::PingPong)
+    role = "ping-pong";
   return role;
 }
 
@@ -139,6 +141,24 @@ ImVec2 BoardUi::cardCenter(const std::string &unit) const {
                 (it->second.first.y + it->second.second.y) * 0.5f);
 }
 
+void stagecraft::app::drawConsumersControl(AppState &app) {
+  static const char *const kLabels[] = {"cooperative", "ping-pong"};
+  int current = app.editor().consumers() == Consumers::PingPong ? 1 : 0;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::Combo("consumers", &current, kLabels, 2))
+    app.setConsumers(current == 1 ? Consumers::PingPong : Consumers::Cooperative);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Cooperative: the consumer warp groups split every tile by rows.\n"
+                      "Ping-pong: each consumer warp group owns every other tile of the tile "
+                      "loop (a persistent kernel) and they take turns at the tensor cores, so "
+                      "one group's epilogue overlaps the other's main loop.");
+  const ScheduleReport &r = app.editor().report();
+  if (r.consumers == Consumers::PingPong) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("each consumer warp group: a whole tile, every other one");
+  }
+}
+
 void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   if (!app.hasIr()) {
     ImGui::TextDisabled("Open a loop IR file (File > Open, Ctrl+O).");
@@ -151,6 +171,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   ImDrawList *dl = ImGui::GetWindowDrawList();
   const Fonts &f = fonts();
 
+  drawConsumersControl(app);
   int64_t nStages = ed.numStages(), nGroups = ed.numGroups();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -56,6 +56,8 @@ struct BoardUi {
 
 /// Draws the board into the current window (it fills the remaining region).
 void drawBoardPanel(AppState &app, BoardUi &ui);
+/// The consumer arrangement above the board: cooperative or ping-pong.
+void drawConsumersControl(AppState &app);
 
 } // namespace stagecraft::app
 

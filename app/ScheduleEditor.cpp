@@ -202,6 +202,28 @@ MoveOutcome ScheduleEditor::setWait(const std::string &unit, int64_t wait) {
   return out;
 }
 
+MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
+  MoveOutcome out;
+  Schedule next = schedule_;
+  next.consumers = consumers;
+  ScheduleReport after = checkSchedule(graph_, next);
+  for (const Violation &v : after.violations) {
+    bool isNew = std::none_of(report_.violations.begin(), report_.violations.end(),
+                              [&](const Violation &b) {
+                                return b.rule == v.rule && b.def == v.def && b.use == v.use;
+                              });
+    if (isNew) {
+      out.explanation = v.message;
+      return out;
+    }
+  }
+  out.applied = true;
+  out.changed = consumers != report_.consumers;
+  if (out.changed)
+    commit(std::move(next));
+  return out;
+}
+
 std::string ScheduleEditor::replace(const Schedule &schedule) {
   for (const ScheduleEntry &e : schedule.entries())
     if (graph_.findUnit(e.name) < 0)

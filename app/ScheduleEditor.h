@@ -62,6 +62,10 @@ public:
   MoveOutcome move(const std::string &unit, const MoveTarget &to);
   /// Sets the MMA wait depth of a dot unit (an undo step when it changes).
   MoveOutcome setWait(const std::string &unit, int64_t wait);
+  /// The consumer arrangement (cooperative or ping-pong): an undo step when
+  /// it changes; refused, with the reason, when it adds a violation.
+  MoveOutcome setConsumers(Consumers consumers);
+  Consumers consumers() const { return report_.consumers; }
 
   /// Replaces the whole schedule (load from file, restore a run): an undo
   /// step. Units the graph lacks are an error, returned in words.

@@ -32,6 +32,7 @@ const char *stagecraft::ruleName(Rule rule) {
   case Rule::WaitOnNonDot: return "wait-on-non-dot";
   case Rule::SharedMemory: return "shared-memory";
   case Rule::Registers: return "registers";
+  case Rule::PingPong: return "pingpong";
   }
   return "?";
 }
@@ -224,8 +225,12 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
   }
-  int64_t total = g.fixedSmemBytes + (g.persistent ? ring + g.epilogueSmemBytes
-                                                    : std::max(ring, g.epilogueSmemBytes));
+  // Ping-pong: each consumer warp group stores its own tiles through
+  // staging of its own, while the other's main loop runs.
+  int64_t epilogue = g.epilogueSmemBytes *
+                     (r.consumers == Consumers::PingPong ? 2 : 1);
+  int64_t total = g.fixedSmemBytes + (g.persistent ? ring + epilogue
+                                                    : std::max(ring, epilogue));
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
@@ -243,6 +248,49 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
                  kib(total), parts, kib(limits.smemPerBlock))
              .str()});
   }
+}
+
+Consumers stagecraft::effectiveConsumers(const LoopGraph &g, const Schedule &schedule) {
+  return schedule.consumers.value_or(g.initialSchedule.consumers.value_or(Consumers::Cooperative));
+}
+
+/// Ping-pong: two consumer warp groups, each with every other tile of a
+/// persistent kernel's tile loop, taking turns at the tensor cores.
+static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Violation> &out) {
+  auto refuse = [&](std::string message) {
+    out.push_back({Rule::PingPong, "", "", g.loopLocation, std::move(message)});
+  };
+  if (!g.persistent) {
+    refuse("ping-pong consumers take every other tile of a tile loop: this kernel has none "
+           "(make it persistent: a tile loop around the pipelined loop), or choose cooperative");
+    return;
+  }
+  std::set<int64_t> consumerGroups;
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (g.units[u].kind != UnitKind::Load)
+      consumerGroups.insert(p.sched[u].group);
+  if (consumerGroups.size() != 1) {
+    refuse(formatv("ping-pong needs the loop's math in one schedule group (its two warp groups "
+                   "take turns); it is in {0} groups",
+                   consumerGroups.size())
+               .str());
+    return;
+  }
+  int64_t grp = *consumerGroups.begin();
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (g.units[u].kind == UnitKind::Load && p.sched[u].group == grp) {
+      out.push_back({Rule::PingPong, g.units[u].name, "", g.units[u].location,
+                     formatv("ping-pong needs every load in a producer warp group (one stream "
+                             "feeds both consumers' tiles); {0} is in the consumers' group {1}",
+                             g.units[u].name, grp)
+                         .str()});
+      return;
+    }
+  if (g.warpGroupsOf(grp) != 2)
+    refuse(formatv("ping-pong needs two consumer warp groups (tile.warpgroups gives group {0} "
+                   "{1})",
+                   grp, g.warpGroupsOf(grp))
+               .str());
 }
 
 /// Register pressure by liveness over the steady-state body. Op x on source
@@ -333,8 +381,11 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
           peak = it->second[pos];
           peakPos = pos;
         }
+    // Cooperative consumers split each tile over their threads; ping-pong
+    // consumers hold a whole tile per warp group.
+    int64_t sharing = !gr.producer && r.consumers == Consumers::PingPong ? 128 : gr.threads;
     gr.regsPerThread =
-        (gr.producer ? 0 : limits.regOverhead) + ceilDiv(peak, 4 * gr.threads);
+        (gr.producer ? 0 : limits.regOverhead) + ceilDiv(peak, 4 * sharing);
     if (peak > 0)
       for (unsigned op = 0; op < g.ops.size(); ++op)
         if (opPos[op] == peakPos)
@@ -386,6 +437,9 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
     return r;
 
   Placed p(g, schedule);
+  r.consumers = effectiveConsumers(g, schedule);
+  if (r.consumers == Consumers::PingPong)
+    checkPingPong(g, p, r.violations);
   for (unsigned u = 0; u < g.units.size(); ++u)
     if (p.sched[u].wait > 0 && g.units[u].kind != UnitKind::Dot)
       r.violations.push_back(

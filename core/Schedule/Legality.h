@@ -31,6 +31,7 @@ enum class Rule {
   WaitOnNonDot,
   SharedMemory,
   Registers,
+  PingPong,
 };
 const char *ruleName(Rule rule);
 
@@ -75,6 +76,8 @@ struct ScheduleReport {
   int64_t smemLimit = 0;
   std::vector<GroupRegisters> registers;
   bool warpSpecialized = false;
+  /// The consumer arrangement checked (the schedule's, else the kernel's).
+  Consumers consumers = Consumers::Cooperative;
   /// The steady-state body in order, e.g. "MMA0(i+1) Softmax(i) MUL(i)".
   std::string steadyState;
   /// Units in body order (by order, then program order).
@@ -88,6 +91,10 @@ struct ScheduleReport {
 /// graph's initial schedule otherwise.
 OpSchedule effectiveSchedule(const LoopGraph &graph, const Schedule &schedule,
                              unsigned unit);
+
+/// The consumer arrangement in effect: `schedule`'s when it sets one, the
+/// kernel's otherwise.
+Consumers effectiveConsumers(const LoopGraph &graph, const Schedule &schedule);
 
 ScheduleReport checkSchedule(const LoopGraph &graph, const Schedule &schedule,
                              const TargetLimits &limits = {});

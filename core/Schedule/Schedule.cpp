@@ -48,7 +48,8 @@ void Schedule::set(StringRef name, const OpSchedule &sched) {
 }
 
 bool Schedule::operator==(const Schedule &o) const {
-  if (kernel != o.kernel || entries_.size() != o.entries_.size())
+  if (kernel != o.kernel || consumers.value_or(Consumers::Cooperative) !=
+                                o.consumers.value_or(Consumers::Cooperative) || entries_.size() != o.entries_.size())
     return false;
   for (const ScheduleEntry &e : entries_) {
     const OpSchedule *other = o.find(e.name);
@@ -70,6 +71,10 @@ std::string Schedule::toJson() const {
                    });
   std::string out = "{\n  \"format\": \"stagecraft-schedule\",\n  \"version\": 1,\n";
   out += "  \"kernel\": " + llvm::formatv("{0}", llvm::json::Value(kernel)).str() + ",\n";
+  // Written only when not the default, so cooperative schedules keep the
+  // version-1 bytes.
+  if (consumers && *consumers != Consumers::Cooperative)
+    out += llvm::formatv("  \"consumers\": \"{0}\",\n", consumersName(*consumers)).str();
   out += "  \"ops\": [";
   for (size_t i = 0; i < sorted.size(); ++i) {
     const ScheduleEntry &e = *sorted[i];
@@ -126,6 +131,18 @@ static std::string checkJsonShape(StringRef text) {
   return "";
 }
 
+const char *stagecraft::consumersName(Consumers c) {
+  return c == Consumers::PingPong ? "pingpong" : "cooperative";
+}
+
+std::optional<Consumers> stagecraft::parseConsumers(StringRef name) {
+  if (name == "cooperative")
+    return Consumers::Cooperative;
+  if (name == "pingpong")
+    return Consumers::PingPong;
+  return std::nullopt;
+}
+
 llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   if (text.trim().empty())
     return scheduleError(source, "empty schedule file");
@@ -152,7 +169,8 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   }
   for (const auto &kv : *root) {
     StringRef key = kv.first;
-    if (key != "format" && key != "version" && key != "kernel" && key != "ops")
+    if (key != "format" && key != "version" && key != "kernel" && key != "ops" &&
+        key != "consumers")
       return scheduleError(source, "unknown top-level field \"" + key + "\"");
   }
 
@@ -162,6 +180,14 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
     if (!s)
       return scheduleError(source, "\"kernel\" must be a string");
     schedule.kernel = s->str();
+  }
+  if (const llvm::json::Value *consumers = root->get("consumers")) {
+    auto s = consumers->getAsString();
+    std::optional<Consumers> c = s ? parseConsumers(*s) : std::nullopt;
+    if (!c)
+      return scheduleError(source,
+                           "\"consumers\" must be \"cooperative\" or \"pingpong\"");
+    schedule.consumers = *c;
   }
   const llvm::json::Array *ops = root->getArray("ops");
   if (!ops)

@@ -54,10 +54,23 @@ struct ScheduleEntry {
   }
 };
 
+/// How the consumer warp groups share the work (issue: persistent and
+/// ping-pong kernels). Cooperative: they split every tile by rows. PingPong:
+/// each owns every other tile of a persistent kernel's tile loop, and they
+/// take turns at the tensor cores (named barriers), so one group's epilogue
+/// overlaps the other's main loop (CUTLASS's ping-pong kernels).
+enum class Consumers { Cooperative, PingPong };
+const char *consumersName(Consumers c);
+std::optional<Consumers> parseConsumers(llvm::StringRef name);
+
 class Schedule {
 public:
   /// The kernel this schedule belongs to (informational; checked on import).
   std::string kernel;
+  /// The consumer arrangement (a kernel-wide choice, not a unit's). Unset:
+  /// applying the schedule leaves the kernel's (its `tile.consumers`, by
+  /// default cooperative), as units it does not name keep theirs.
+  std::optional<Consumers> consumers;
 
   const std::vector<ScheduleEntry> &entries() const { return entries_; }
   const OpSchedule *find(llvm::StringRef name) const;

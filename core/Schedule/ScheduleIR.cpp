@@ -335,6 +335,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     }
   int64_t lastStage = maxStage >= 0 ? maxStage : 1;
   g.initialSchedule.kernel = g.kernel;
+  g.initialSchedule.consumers = Consumers::Cooperative;
+  if (auto c = kernel->getAttrOfType<StringAttr>(TileDialect::kConsumersAttrName))
+    if (std::optional<Consumers> parsed = parseConsumers(c.getValue()))
+      g.initialSchedule.consumers = *parsed;
   for (unsigned u = 0; u < units->names.size(); ++u) {
     OpSchedule o;
     if (ScheduleAttr s = getSchedule(units->ops[u].front())) {
@@ -374,6 +378,13 @@ LogicalResult stagecraft::writeSchedule(func::FuncOp kernel,
                                   s.group, s.wait);
     for (Operation *op : units->ops[u])
       setSchedule(op, attr);
+  }
+  if (schedule.consumers) {
+    if (*schedule.consumers == Consumers::Cooperative)
+      kernel->removeAttr(TileDialect::kConsumersAttrName);
+    else
+      kernel->setAttr(TileDialect::kConsumersAttrName,
+                      StringAttr::get(ctx, consumersName(*schedule.consumers)));
   }
   return success();
 }

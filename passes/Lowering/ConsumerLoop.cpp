@@ -25,6 +25,14 @@ using hopper::Emitter;
 using arith::CmpIPredicate;
 
 namespace {
+// Named barriers of the consumers: 1 their epilogue (cooperative), 2 the
+// upcasts (patterns/Upcast.cpp), 3 sm_100a's (Tcgen05.cpp); ping-pong (no
+// upcasts, sm_90a): each team's epilogue and each team's turn at the
+// tensor cores.
+constexpr int kEpilogueBarrier = 1;
+constexpr int kTeamEpilogueBarrier = 4; // + team
+constexpr int kTeamTurnBarrier = 6;     // + team
+
 
 /// A dot accumulating into its own iter_arg, which starts at zero: its
 /// first source iteration takes wgmma's scale-d = 0 instead of zeroed
@@ -92,6 +100,8 @@ private:
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
   void emitStore(StoreOp s, int64_t &panelsStored);
+  /// The team's consumers synchronize around a staging slot.
+  void epilogueBarrier();
   /// One tile: the expanded loop, the peeled iteration, the ops after the
   /// loop and the stores.
   void emitTile();
@@ -105,7 +115,9 @@ private:
 
   KernelPlan &p;
   WarpGroupFrame &frame;
-  Value ctid, cwg, row0, col0;
+  /// The consumer thread's index in its team (ping-pong: its warp group;
+  /// else all consumers), its warp group in the team's tile, and its team.
+  Value ctid, cwg, row0, col0, team;
   Value curSrc; // source iteration of the unit being emitted (null outside the loop)
   // The tile being emitted: earlier tiles' iterations (ring indices go on
   // from them) and its count (the tile rings' index).
@@ -346,15 +358,17 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   auto arg = cast<BlockArgument>(s.getDesc());
   for (int64_t panel = 0; panel < t.panels; ++panel, ++panelsStored) {
     Value slot = e.c32(p.stagingBase + (panelsStored % 2) * p.stagingSlotBytes);
+    if (p.teams > 1) // each team's two slots
+      slot = e.add(slot, e.mul(team, e.c32(2 * p.stagingSlotBytes)));
     e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
       NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc,
                                            e.b.getI32IntegerAttr(panelsStored == 0 ? 0 : 1),
                                            e.b.getUnitAttr());
     });
-    e.namedBarrier(1, 128 * geom.wgs);
+    epilogueBarrier();
     writeStagingPanel(*this, value, s, panel, slot);
     e.fenceProxyAsyncShared();
-    e.namedBarrier(1, 128 * geom.wgs);
+    epilogueBarrier();
     e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
       SmallVector<Value> coords;
       for (Value c : llvm::reverse(s.getCoords()))
@@ -365,6 +379,13 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
     });
   }
   local.clear();
+}
+
+void ConsumerEmitter::epilogueBarrier() {
+  if (p.teams > 1)
+    e.namedBarrier(e.add(team, e.c32(kTeamEpilogueBarrier)), 128 * geom.wgs);
+  else
+    e.namedBarrier(kEpilogueBarrier, 128 * geom.wgs);
 }
 
 void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
@@ -495,6 +516,19 @@ SmallVector<Value> ConsumerEmitter::carriedYields() {
 }
 
 void ConsumerEmitter::run() {
+  team = e.c32(0);
+  if (p.teams > 1) {
+    team = e.divu(ctid, e.c32(128));
+    ctid = e.remu(ctid, e.c32(128));
+    // Team 0 has the first turn at the tensor cores: team 1 arrives on its
+    // barrier, when the block has a tile at all (an arrival nobody waits for
+    // would outlive the block).
+    scf::ForOp tl = p.tileLoop;
+    Value anyTile = e.cmp(CmpIPredicate::slt, frame.scalar(e, tl.getLowerBound()),
+                          frame.scalar(e, tl.getUpperBound()));
+    e.ifThen(e.land(anyTile, e.cmp(CmpIPredicate::eq, team, e.c32(1))),
+             [&] { e.namedBarrierArrive(e.c32(kTeamTurnBarrier), 256); });
+  }
   Value lane = e.remu(ctid, e.c32(32));
   Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
   cwg = e.divu(ctid, e.c32(128));
@@ -531,7 +565,7 @@ void ConsumerEmitter::run() {
     // The tile's own loads are free once its epilogue has read them.
     for (const Ring &r : p.tileRings)
       frame.release(e, r, tile, arith::ConstantIntOp::create(e.b, e.loc, 1, 1), ctid);
-  });
+  }, p.teams > 1 ? team : Value());
   // The staging slots must stay until the stores have read them.
   e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
     NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(0),
@@ -621,6 +655,19 @@ void ConsumerEmitter::emitKernelLoop() {
     outside[r] = f;
   }
 
+  // A ring slot is released `releaseDelta` kernel iterations after the unit
+  // that reads it (when its wgmma retired); the loop's last sources have no
+  // such iteration left. Every wgmma retired above: release them here, or a
+  // persistent kernel's producer would wait for them in the next tile.
+  if (p.tileLoop) {
+    int64_t span = p.cMax - p.cMin;
+    for (const Ring &r : p.rings)
+      for (int64_t j = 1; j <= r.releaseDelta - span; ++j) {
+        Value src = e.sub(frame.trip.count, e.c32(j));
+        frame.release(e, r, e.add(curBase, src), e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                      ctid);
+      }
+  }
 }
 
 void ConsumerEmitter::emitTile() {
@@ -628,6 +675,17 @@ void ConsumerEmitter::emitTile() {
     // sm_100a: the accumulators stay in tensor memory (Tcgen05.h).
     for (auto &[r, f] : emitTcgen05Loop(e, p, frame, ctid))
       outside[r] = f;
+  } else if (p.teams > 1) {
+    // Ping-pong: the team's main loop waits for its turn at the tensor
+    // cores and hands the turn over once its last wgmma is issued (and
+    // retired: the peeled iteration waits for all), so this team's epilogue
+    // overlaps the other's main loop. The hand-over only when the other
+    // team has a tile to take it with.
+    e.namedBarrier(e.add(team, e.c32(kTeamTurnBarrier)), 256);
+    emitKernelLoop();
+    Value other = e.sub(e.c32(1), team);
+    e.ifThen(frame.nextTileExists,
+             [&] { e.namedBarrierArrive(e.add(other, e.c32(kTeamTurnBarrier)), 256); });
   } else {
     emitKernelLoop();
   }

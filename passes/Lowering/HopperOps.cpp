@@ -96,6 +96,15 @@ void Emitter::namedBarrier(int id, int threads) {
                           NVVM::BarrierReductionAttr(), Value());
 }
 
+void Emitter::namedBarrier(Value id, int threads) {
+  NVVM::BarrierOp::create(b, loc, Type(), id, c32(threads), NVVM::BarrierReductionAttr(),
+                          Value());
+}
+
+void Emitter::namedBarrierArrive(Value id, int threads) {
+  NVVM::BarrierArriveOp::create(b, loc, id, c32(threads));
+}
+
 void Emitter::mbarrierInit(Value bar, int count) {
   NVVM::MBarrierInitOp::create(b, loc, bar, c32(count), Value());
 }

@@ -69,6 +69,9 @@ public:
   // Barriers.
   void syncThreads();
   void namedBarrier(int id, int threads);
+  /// bar.sync / bar.arrive on a barrier whose id is computed (a team's).
+  void namedBarrier(mlir::Value id, int threads);
+  void namedBarrierArrive(mlir::Value id, int threads);
   void mbarrierInit(mlir::Value bar, int count);
   void mbarrierArriveExpectTx(mlir::Value bar, int64_t bytes);
   void mbarrierArrive(mlir::Value bar);

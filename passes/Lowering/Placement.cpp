@@ -114,6 +114,9 @@ LogicalResult Placer::run() {
       failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))
     return failure();
+  if (p.teams > 1 && !p.locals.empty())
+    return refuse(p.loop, "ping-pong consumers with tiles upcast into shared memory are not "
+                          "lowered yet: choose cooperative");
   return success();
 }
 
@@ -235,6 +238,14 @@ LogicalResult Placer::collectBody() {
   int64_t wgs = p.graph.warpGroupsOf(p.consumerGroup);
   p.geom.wgs = wgs;
   p.threads = 128 * (wgs + (p.producerGroup >= 0 ? 1 : 0));
+  // Legality checked the arrangement (two consumer warp groups, a producer,
+  // a tile loop).
+  if (p.report.consumers == Consumers::PingPong) {
+    if (p.target.blackwell())
+      return refuse(p.loop, "ping-pong consumers are lowered for sm_90a only");
+    p.teams = wgs;
+    p.geom.wgs = 1;
+  }
   for (const GroupRegisters &gr : p.report.registers) {
     if (gr.group == p.consumerGroup)
       p.consumerRegs = gr.budget;

@@ -111,6 +111,11 @@ struct KernelPlan {
 
   int64_t consumerGroup = 0, producerGroup = -1;
   int64_t threads = 128, consumerRegs = 0, producerRegs = 0;
+  /// Consumer teams: 1 (cooperative: every consumer warp group works on
+  /// each tile, `geom.wgs` of them) or 2 (ping-pong: each warp group is a
+  /// team of its own, `geom.wgs` = 1, with every other tile of the tile
+  /// loop; the teams take turns at the tensor cores, TeamTurns below).
+  int64_t teams = 1;
   int64_t cMin = 0, cMax = 0, pMin = 0, pMax = 0;
 
   std::vector<Ring> rings;
@@ -139,7 +144,7 @@ struct KernelPlan {
   // Shared memory (WarpGroupFrame).
   int64_t smemBytes = 0, residentBar = 0;
   /// Two staging slots for the stores' panels (each TMA-stored panel is
-  /// written to one slot while the other's store drains).
+  /// written to one slot while the other's store drains), per team.
   int64_t stagingBase = 0, stagingSlotBytes = 0;
 
   const Ring *ringOf(mlir::Value v) const;

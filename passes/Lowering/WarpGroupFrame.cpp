@@ -68,7 +68,7 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
   }
   p.stagingSlotBytes = alignTo(slot, 1024);
   p.stagingBase = stagingBase;
-  p.smemBytes = std::max(offset, stagingBase + 2 * p.stagingSlotBytes);
+  p.smemBytes = std::max(offset, stagingBase + 2 * p.teams * p.stagingSlotBytes);
   if (p.smemBytes > kMaxDynamicSmem)
     return p.kernel.emitError("tile-lower-to-nvvm: the kernel needs ")
            << p.smemBytes << " bytes of shared memory; an H100 block has " << kMaxDynamicSmem;
@@ -135,10 +135,11 @@ void WarpGroupFrame::computeTrip(Emitter &e) {
 }
 
 void WarpGroupFrame::forEachTile(Emitter &e,
-                                 const std::function<void(Value, Value)> &body) {
+                                 const std::function<void(Value, Value)> &body, Value team) {
   if (!plan.tileLoop) {
     scope = base;
     computeTrip(e);
+    nextTileExists = arith::ConstantIntOp::create(e.b, e.loc, 0, 1);
     body(e.c32(0), e.c32(0));
     return;
   }
@@ -156,7 +157,15 @@ void WarpGroupFrame::forEachTile(Emitter &e,
   Value baseIter = loop.getRegionIterArgs()[0], tileCount = loop.getRegionIterArgs()[1];
   computeTrip(e);
   Value count = trip.count; // the body may compute more
-  body(baseIter, tileCount);
+  nextTileExists = e.cmp(CmpIPredicate::slt, e.add(loop.getInductionVar(), step), ub);
+  if (team && plan.teams > 1) {
+    // Ping-pong: every team counts every tile's iterations (the rings run
+    // across all of them) and works on every `teams`-th tile.
+    Value mine = e.cmp(CmpIPredicate::eq, e.remu(tileCount, e.c32(plan.teams)), team);
+    e.ifThen(mine, [&] { body(baseIter, tileCount); });
+  } else {
+    body(baseIter, tileCount);
+  }
   scf::YieldOp::create(e.b, e.loc,
                        ValueRange{e.add(baseIter, count), e.add(tileCount, e.c32(1))});
 }

@@ -60,8 +60,14 @@ public:
   /// count of the pipelined loop's iterations of earlier tiles (`base`: ring
   /// slots and phases continue from tile to tile) and the tile count. A
   /// kernel without a tile loop runs `body` once with both 0.
+  /// With `team` (a consumer's, ping-pong: KernelPlan::teams > 1), `body`
+  /// runs for that team's tiles only.
   void forEachTile(hopper::Emitter &e,
-                   const std::function<void(mlir::Value base, mlir::Value tile)> &body);
+                   const std::function<void(mlir::Value base, mlir::Value tile)> &body,
+                   mlir::Value team = {});
+  /// In forEachTile's body: whether another tile follows this one in the
+  /// block's tile loop (i1).
+  mlir::Value nextTileExists;
 
   /// Barrier initialisation, the trip count, and the resident tiles' loads.
   void emitSetup(hopper::Emitter &e);

@@ -140,3 +140,54 @@ TEST(ScheduleEditor, RepairingAnIllegalScheduleOneCardAtATime) {
 }
 
 } // namespace
+
+namespace {
+
+ScheduleEditor editorOf(const std::string &asset) {
+  LoadedIr ir = loadLoopIr(test::readAsset(asset), asset);
+  EXPECT_TRUE(ir.ok);
+  return ScheduleEditor(ir.graph, ir.graph.initialSchedule);
+}
+
+TEST(ScheduleEditor, ConsumersArrangementFromTheIrAndSwitchable) {
+  ScheduleEditor ed = editorOf("persistent_gemm_pingpong.mlir");
+  EXPECT_EQ(ed.consumers(), Consumers::PingPong);
+  ASSERT_TRUE(ed.report().legal());
+  MoveOutcome out = ed.setConsumers(Consumers::Cooperative);
+  ASSERT_TRUE(out.applied) << out.explanation;
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(ed.consumers(), Consumers::Cooperative);
+  ASSERT_TRUE(ed.schedule().consumers.has_value());
+  EXPECT_TRUE(ed.undo());
+  EXPECT_EQ(ed.consumers(), Consumers::PingPong);
+  out = ed.setConsumers(Consumers::PingPong);
+  EXPECT_TRUE(out.applied);
+  EXPECT_FALSE(out.changed);
+}
+
+TEST(ScheduleEditor, PingPongIsRefusedWithTheReason) {
+  // No tile loop.
+  ScheduleEditor ed = editorOf("gemm.mlir");
+  MoveOutcome out = ed.setConsumers(Consumers::PingPong);
+  EXPECT_FALSE(out.applied);
+  EXPECT_NE(out.explanation.find("make it persistent"), std::string::npos) << out.explanation;
+  EXPECT_EQ(ed.consumers(), Consumers::Cooperative);
+  EXPECT_FALSE(ed.canUndo());
+  // 128x256 tiles: one warp group cannot hold a whole accumulator, and two
+  // teams' staging does not fit beside the rings.
+  ScheduleEditor big = editorOf("persistent_gemm_grouped.mlir");
+  out = big.setConsumers(Consumers::PingPong);
+  EXPECT_FALSE(out.applied);
+  EXPECT_FALSE(out.explanation.empty());
+  Schedule pp = big.schedule();
+  pp.consumers = Consumers::PingPong;
+  ScheduleReport r = checkSchedule(big.graph(), pp);
+  auto has = [&](Rule rule) {
+    return std::any_of(r.violations.begin(), r.violations.end(),
+                       [&](const Violation &v) { return v.rule == rule; });
+  };
+  EXPECT_TRUE(has(Rule::Registers));
+  EXPECT_TRUE(has(Rule::SharedMemory));
+}
+
+} // namespace

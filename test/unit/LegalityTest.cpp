@@ -268,3 +268,68 @@ TEST(ExplainMove, NamesTheMoveTheUserAndTheRule) {
 }
 
 } // namespace
+
+namespace {
+
+/// The persistent GEMM body: a producer group (0) and two consumer warp
+/// groups (group 1) whose accumulator is a 128x128 f32 tile (64 KiB).
+struct PersistentLoadDot : ::testing::Test {
+  GraphBuilder b;
+  void SetUp() override {
+    unsigned load = b.unit("loadA", UnitKind::Load, 16384);
+    unsigned dot = b.unit("MMA", UnitKind::Dot);
+    b.edge(load, dot);
+    b.edge(dot, dot, /*carried=*/true);
+    b.value(dot, 128 * 128 * 4, {{dot, true}});
+    b.g.warpGroups = {1, 2};
+    b.g.persistent = true;
+    b.g.epilogueSmemBytes = 2 * 16384;
+  }
+  Schedule pingpong(int64_t loadGroup = 0) {
+    Schedule s = sched({{"loadA", {0, 1, loadGroup}}, {"MMA", {2, 0, 1, 1}}});
+    s.consumers = Consumers::PingPong;
+    return s;
+  }
+};
+
+TEST_F(PersistentLoadDot, PingPongIsLegalWithAProducerAndTwoConsumers) {
+  ScheduleReport coop = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 1, 1}}}));
+  ScheduleReport pp = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(pp.legal()) << pp.violations[0].message;
+  EXPECT_EQ(pp.consumers, Consumers::PingPong);
+  EXPECT_EQ(coop.consumers, Consumers::Cooperative);
+  // Each consumer warp group holds a whole tile: twice the registers a
+  // thread needs when the two split it.
+  ASSERT_EQ(pp.registers.size(), 2u);
+  EXPECT_GT(pp.registers[1].regsPerThread, coop.registers[1].regsPerThread);
+  // And each stores through staging of its own.
+  EXPECT_EQ(pp.smemBytes - coop.smemBytes, 2 * 16384);
+}
+
+TEST_F(PersistentLoadDot, PingPongNeedsATileLoopAProducerAndTwoConsumers) {
+  b.g.persistent = false;
+  ScheduleReport r = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_NE(r.violations[0].message.find("this kernel has none"), std::string::npos);
+
+  b.g.persistent = true;
+  r = checkSchedule(b.g, pingpong(/*loadGroup=*/1));
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_NE(r.violations[0].message.find("loadA is in the consumers' group 1"),
+            std::string::npos)
+      << r.violations[0].message;
+
+  b.g.warpGroups = {1, 1};
+  r = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_NE(r.violations[0].message.find("needs two consumer warp groups"), std::string::npos);
+}
+
+TEST_F(PersistentLoadDot, PingPongWithATileTooBigForOneWarpGroupIsOverItsRegisters) {
+  b.g.values.clear();
+  b.value(1, 128 * 256 * 4, {{1, true}}); // a 128x256 accumulator per warp group
+  ScheduleReport r = checkSchedule(b.g, pingpong());
+  EXPECT_TRUE(hasRule(r, Rule::Registers));
+}
+
+} // namespace

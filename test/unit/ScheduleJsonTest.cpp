@@ -85,3 +85,34 @@ TEST(ScheduleJson, BinaryAndDeeplyNestedInputFailCleanly) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ScheduleJson, ConsumersRoundTripAndDefault) {
+  Schedule s = sample();
+  // Cooperative (set or not) writes the version-1 bytes without the field.
+  std::string plain = s.toJson();
+  EXPECT_EQ(plain.find("consumers"), std::string::npos);
+  s.consumers = Consumers::Cooperative;
+  EXPECT_EQ(s.toJson(), plain);
+  s.consumers = Consumers::PingPong;
+  std::string json = s.toJson();
+  EXPECT_NE(json.find("\"consumers\": \"pingpong\",\n"), std::string::npos) << json;
+  auto back = Schedule::fromJson(json, "s.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_TRUE(back->consumers.has_value());
+  EXPECT_EQ(*back->consumers, Consumers::PingPong);
+  EXPECT_EQ(*back, s);
+  EXPECT_EQ(back->toJson(), json);
+  EXPECT_NE(*back, sample());
+}
+
+TEST(ScheduleJson, ConsumersMustBeKnown) {
+  EXPECT_EQ(errorOf(R"({"consumers": "zigzag", "ops": []})"),
+            "s.json: \"consumers\" must be \"cooperative\" or \"pingpong\"");
+  EXPECT_EQ(errorOf(R"({"consumers": 2, "ops": []})"),
+            "s.json: \"consumers\" must be \"cooperative\" or \"pingpong\"");
+  EXPECT_EQ(errorOf(R"({"consumers": "cooperative", "ops": []})"), "");
+}
+
+} // namespace

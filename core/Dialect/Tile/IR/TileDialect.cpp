@@ -47,6 +47,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << total;
     return success();
   }
+  if (name == kConsumersAttrName) {
+    if (!op->hasAttr(kKernelAttrName))
+      return op->emitError("`tile.consumers` needs `tile.kernel` on the same op");
+    auto value = dyn_cast<StringAttr>(attr.getValue());
+    if (!value || (value.getValue() != "cooperative" && value.getValue() != "pingpong"))
+      return op->emitError("`tile.consumers` must be \"cooperative\" or \"pingpong\"");
+    return success();
+  }
   if (name == kGridAttrName || name == kDefaultsAttrName) {
     if (!op->hasAttr(kKernelAttrName))
       return op->emitError("`") << name << "` needs `tile.kernel` on the same op";
