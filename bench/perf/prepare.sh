@@ -21,7 +21,7 @@ bundle() { # name mlir [compile args...]
     [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
   done
 }
-for g in gemm persistent_gemm persistent_gemm_grouped persistent_gemm_pingpong; do
+for g in gemm persistent_gemm persistent_gemm_grouped persistent_gemm_pingpong persistent_gemm_pingpong_64x256; do
   bundle "$g-8192" "$A/$g.mlir"
   bundle "$g-4096" "$A/$g.mlir" --size M=4096 --size N=4096 --size K=4096
   bundle "$g-8000x8064x4000" "$A/$g.mlir" --size M=8000 --size N=8064 --size K=4000

@@ -179,6 +179,17 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         strideBytes[d] = stride;
         stride *= shape[d];
       }
+      // A tensor map's strides are multiples of 16 bytes: refused here, with
+      // the sizes, rather than by the runner or the driver.
+      for (unsigned d = 0; d + 1 < shape.size(); ++d)
+        if (strideBytes[d] % 16 != 0)
+          return kernel.emitError("tensor ")
+                 << names[i] << " (argument #" << i << ", " << desc.getElementType()
+                 << "): at these sizes a step in its "
+                 << "dimension " << d << " is " << strideBytes[d]
+                 << " bytes, and TMA needs a multiple of 16: make its innermost extent ("
+                 << shape.back() << ") a multiple of " << 16 / std::min<int64_t>(16, desc.getElementBytes())
+                 << " elements";
       for (unsigned d = 0; d < shape.size(); ++d) {
         shapeJson.push_back(shape[d]);
         strides.push_back(strideBytes[d]);

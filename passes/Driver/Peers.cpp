@@ -80,8 +80,18 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   if (failed(maybeLoop))
     return std::nullopt;
   scf::ForOp loop = *maybeLoop;
-  if (loop->getParentOp() != kernel.getOperation() || loop.getNumRegionIterArgs() != 1)
+  if (loop.getNumRegionIterArgs() != 1)
     return std::nullopt;
+  // A persistent kernel: the loop and its epilogue in a tile loop at the
+  // kernel's top level (the peer also checks that its tiles cover C).
+  Block *scope = &kernel.getBody().front();
+  if (loop->getParentOp() != kernel.getOperation()) {
+    auto tileLoop = dyn_cast<scf::ForOp>(loop->getParentOp());
+    if (!tileLoop || tileLoop->getParentOp() != kernel.getOperation() ||
+        tileLoop.getNumRegionIterArgs() != 0)
+      return std::nullopt;
+    scope = tileLoop.getBody();
+  }
   SmallVector<Operation *> body = tensorOps(*loop.getBody());
   if (body.size() != 3)
     return std::nullopt;
@@ -107,6 +117,8 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   // After the loop: the result, maybe scaled (FP8) and converted, stored
   // once; nothing else but the scales' loads, extracts and splats.
   SmallVector<Operation *> outside = tensorOps(kernel.getBody().front());
+  if (scope != &kernel.getBody().front())
+    outside.append(tensorOps(*scope));
   StoreOp store;
   Value stored = loop.getResult(0);
   SmallVector<int> scales;
