@@ -72,7 +72,7 @@ double millisSince(Clock::time_point t) {
 
 LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                                   const std::function<void()> &translated,
-                                  const Target &gpu) {
+                                  const Target &gpu, int optLevel) {
   initNVPTX();
   auto t = Clock::now();
   const char *tripleName = "nvptx64-nvidia-cuda";
@@ -111,7 +111,7 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission 
     return LogicalResult(module.emitError(message));
   };
 
-  // The same -O3 pipeline clang uses for device code.
+  // The same pipeline clang uses for device code (-O3 for kernels).
   t = Clock::now();
   {
     llvm::LoopAnalysisManager lam;
@@ -125,7 +125,9 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission 
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm =
-        pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+        pb.buildPerModuleDefaultPipeline(optLevel <= 1   ? llvm::OptimizationLevel::O1
+                                         : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                         : llvm::OptimizationLevel::O3);
     mpm.run(*llvmModule, mam);
   }
   // Code generation rewrites the IR it lowers (CodeGenPrepare, strength

@@ -59,7 +59,8 @@ struct PtxEmission {
 };
 
 /// Translates the lowered module to LLVM IR, optimizes it (-O3) and emits
-/// PTX for `target` (sm_90a or sm_100a) through LLVM's NVPTX back end. `keepLlvmIR`: keep a copy
+/// PTX for `target` (sm_90a or sm_100a) through LLVM's NVPTX back end
+/// (`optLevel`: LLVM's -O1 to -O3 pipeline before it). `keepLlvmIR`: keep a copy
 /// of the optimized LLVM IR in `out.optimized`. `translated`, when given, is
 /// called once the module is translated: from then on emitPtx touches
 /// neither the module nor its MLIRContext (another thread may print it), and
@@ -67,7 +68,7 @@ struct PtxEmission {
 /// of being emitted as a diagnostic.
 mlir::LogicalResult emitPtx(mlir::ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                             const std::function<void()> &translated = nullptr,
-                            const Target &target = Target());
+                            const Target &target = Target(), int optLevel = 3);
 
 /// The reference kernel's lowering: tile-lower-reference, then the same
 /// conversions as the kernel's and a canonicalization.

@@ -91,7 +91,11 @@ void ReferenceBuild::run() {
     return done(false);
   }
   PtxEmission emission;
-  if (failed(emitPtx(*module, /*keepLlvmIR=*/false, emission, nullptr, target)))
+  // -O1: the reference runs once per check and its speed is no benchmark;
+  // -O3's loop strength reduction and SCEV over its loops were two thirds
+  // of its compile (bench/results/compile-latency-2026-11-23), and it is
+  // on the whole command-line compile's critical path.
+  if (failed(emitPtx(*module, /*keepLlvmIR=*/false, emission, nullptr, target, /*optLevel=*/1)))
     return done(false);
   ptx = std::move(emission.ptx);
   done(true);
