@@ -125,6 +125,15 @@ private:
   /// Staggered: whether the kernel iteration being emitted is the tile's
   /// last (i1).
   Value finalIteration;
+  /// The registers of A the last register-A dot passed to its wgmmas; and,
+  /// per such dot of this kernel iteration (its position among the dots),
+  /// those registers, tied through the wait that retires its group so that
+  /// nothing reuses them while the wgmma may still read them.
+  SmallVector<Value> aPassed;
+  SmallVector<std::pair<int, SmallVector<Value>>> inFlightA;
+  /// Appends to `regs` the in-flight A registers a wait of depth `pending`
+  /// placed after `dotsIssued` dots of the iteration retires (and forgets them).
+  void retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs);
   DenseMap<Value, Frag> outside;           // values before and after the loop
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
@@ -344,6 +353,8 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
     for (int64_t i = 0; i < tile.count(geom); ++i)
       ops.acc.push_back(element(acc, tile, i));
   }
+  aPassed.clear();
+  ops.aPassed = &aPassed;
   SmallVector<Value> out = emitDot(e, d, geom, cwg, ops);
   local[d.getResult()] = Frag{Layout::tile(d.getN()), e.f32(), out, false};
 }
@@ -408,6 +419,14 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   if (u.wait >= 0) {
     // Tie the dot results this unit reads through the wait.
     SmallVector<Value> regs;
+    int dotsIssued = 0;
+    for (BodyUnit &b : p.body) {
+      if (&b == &u)
+        break;
+      dotsIssued += b.dot ? 1 : 0;
+    }
+    SmallVector<Value> aRegs;
+    retireA(u.wait, dotsIssued, aRegs);
     SmallVector<std::pair<Value, int64_t>> where;
     for (Value v : u.tied) {
       auto [def, back] = p.resolve(v, u);
@@ -415,7 +434,10 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       regs.append(f.elems.begin(), f.elems.end());
       where.push_back({def, back});
     }
+    size_t ownRegs = regs.size();
+    regs.append(aRegs.begin(), aRegs.end());
     SmallVector<Value> tied = e.wgmmaWaitTie(u.wait, regs);
+    tied.resize(ownRegs);
     unsigned k = 0;
     for (auto [def, back] : where) {
       Frag &f = back == 0 ? cur[def] : hist[def][back - 1];
@@ -454,6 +476,13 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     SmallVector<Value> un = undefStorage(r);
     prev.append(un.begin(), un.end());
   }
+  // A register-A dot's A leaves the unit too (undef when predicated off),
+  // to be tied at the wait that retires its group.
+  bool registerA = u.dot && !u.dot.getA().getDefiningOp<LoadOp>() && !p.localOf(u.dot.getA());
+  int64_t aCount = registerA ? geom.rowBlocks * (u.dot.getK() / 16) * 4 : 0;
+  size_t exportCount = prev.size();
+  for (int64_t i = 0; i < aCount; ++i)
+    prev.push_back(LLVM::UndefOp::create(e.b, e.loc, e.i32()));
   ValueRange results = e.ifYield(inRange, prev, [&]() -> SmallVector<Value> {
     local.clear();
     curSrc = src;
@@ -467,9 +496,16 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       Frag f = exportForm(v, local[v]);
       flat.append(f.elems.begin(), f.elems.end());
     }
+    if (registerA) {
+      assert(static_cast<int64_t>(aPassed.size()) == aCount && "register A of a 16-bit dot");
+      flat.append(aPassed.begin(), aPassed.end());
+    }
     local.clear();
     return flat;
   });
+  if (registerA)
+    inFlightA.push_back(
+        {u.dotPos, SmallVector<Value>(results.begin() + exportCount, results.end())});
   unsigned k = 0;
   for (Value v : exports) {
     int64_t n = storageCount(v);
@@ -481,10 +517,26 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   emitReleases(u.releasesAfter, kit);
 }
 
+void ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {
+  // The newest group retired is number dotsIssued - pending - 1 of this
+  // iteration (its dots commit one group each, in body order).
+  int64_t frontier = dotsIssued - pending - 1;
+  for (auto *it = inFlightA.begin(); it != inFlightA.end();) {
+    if (it->first <= frontier) {
+      regs.append(it->second.begin(), it->second.end());
+      it = inFlightA.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
   unsigned k = 0;
   hist.clear();
   cur.clear();
+  // Every register-A dot retired within its iteration (Expansion.cpp).
+  inFlightA.clear();
   for (auto &[v, copies] : p.carried) {
     int64_t n = storageCount(v);
     for (int64_t c = 0; c < copies; ++c) {
@@ -518,7 +570,10 @@ void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
     SmallVector<Value> regs;
     for (Value v : p.endTied)
       regs.append(cur[v].elems.begin(), cur[v].elems.end());
+    size_t ownRegs = regs.size();
+    retireA(p.endWait, p.numDots, regs);
     SmallVector<Value> tied = e.wgmmaWaitTie(p.endWait, regs);
+    tied.resize(ownRegs);
     unsigned t = 0;
     for (Value v : p.endTied)
       for (Value &r : cur[v].elems)

@@ -200,6 +200,18 @@ LogicalResult Expander::planWaits() {
     if (u.dot)
       ++committed;
   }
+  // A dot reading A from registers retires within its kernel iteration: the
+  // registers are redefined in the next one (the same PTX registers, or the
+  // loop-carried copies at the back edge) while an in-flight wgmma would
+  // still read them, and ptxas does not guard that (mxfp8 with the schedule's
+  // wait 1 gave garbage on the H100 before this).
+  for (unsigned d = 0; d < p.body.size(); ++d) {
+    DotOp dot = p.body[d].dot;
+    if (!dot || dot.getA().getDefiningOp<LoadOp>() || p.localOf(dot.getA()))
+      continue;
+    if (retirements()[d].first < 0)
+      requireEndWait(nd - p.body[d].dotPos - 1);
+  }
   // A dot may keep its group in flight only as long as its rings have
   // copies for: `lag` kernel iterations after its own.
   for (unsigned d = 0; d < p.body.size(); ++d) {

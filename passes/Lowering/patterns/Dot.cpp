@@ -104,6 +104,8 @@ SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const Tile
         else
           a.push_back(e.pack16(abElem, aElem(el), aElem(el + 1)));
       }
+      if (ops.aPassed)
+        ops.aPassed->append(a.begin(), a.end());
       acc[blk] = e.wgmmaRegs(n, abType, a, Value(), descB, acc[blk], scaleD, false, nMajorB);
     }
   }

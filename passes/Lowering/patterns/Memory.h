@@ -29,6 +29,9 @@ struct DotOperands {
   bool zeroAcc = false;
   /// When set (i32): scale-d of the first k step, 0 to start from zero.
   mlir::Value firstScaleD;
+  /// When set: receives the registers of A passed to the wgmma (i32 pairs),
+  /// which must stay unchanged until its group retires.
+  llvm::SmallVector<mlir::Value> *aPassed = nullptr;
 };
 
 /// The wgmma instructions of one dot for this thread's warp group (`cwg`,
