@@ -128,9 +128,9 @@ void TimelineProbes::record(Emitter &e, Value start, unsigned unit, Value iterat
 
 void TimelineProbes::finish(Emitter &e) {
   e.ifThen(recording, [&] {
+    Value sm = NVVM::SmIdOp::create(e.b, e.loc, e.i32());
     Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);
     LLVM::StoreOp::create(e.b, e.loc, n, region, 8);
-    LLVM::StoreOp::create(e.b, e.loc, NVVM::SmIdOp::create(e.b, e.loc, e.i32()),
-                          byteAt(e, region, e.c64(4)), 4);
+    LLVM::StoreOp::create(e.b, e.loc, sm, byteAt(e, region, e.c64(4)), 4);
   });
 }
