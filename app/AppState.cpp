@@ -454,6 +454,8 @@ MoveOutcome AppState::setConsumers(Consumers consumers) {
   else if (out.changed)
     afterScheduleChange(consumers == Consumers::PingPong
                             ? "the consumer warp groups now ping-pong (each its own tile)"
+                        : consumers == Consumers::Staggered
+                            ? "the consumer warp groups now take turns at the dots"
                             : "the consumer warp groups now cooperate on each tile");
   return out;
 }

@@ -114,6 +114,8 @@ std::string groupLabel(const AppState &app, int64_t group) {
   std::string role = !any ? "empty" : onlyLoads ? "producer" : "consumer";
   if (role == "consumer" && ed.consumers() == Consumers::PingPong)
     role = "ping-pong";
+  if (role == "consumer" && ed.consumers() == Consumers::Staggered)
+    role = "staggered";
   return role;
 }
 
@@ -142,20 +144,28 @@ ImVec2 BoardUi::cardCenter(const std::string &unit) const {
 }
 
 void stagecraft::app::drawConsumersControl(AppState &app) {
-  static const char *const kLabels[] = {"cooperative", "ping-pong"};
-  int current = app.editor().consumers() == Consumers::PingPong ? 1 : 0;
+  static const char *const kLabels[] = {"cooperative", "ping-pong", "staggered"};
+  static const Consumers kValues[] = {Consumers::Cooperative, Consumers::PingPong,
+                                      Consumers::Staggered};
+  int current = static_cast<int>(app.editor().consumers());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::Combo("consumers", &current, kLabels, 2))
-    app.setConsumers(current == 1 ? Consumers::PingPong : Consumers::Cooperative);
+  if (ImGui::Combo("consumers", &current, kLabels, 3))
+    app.setConsumers(kValues[current]);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Cooperative: the consumer warp groups split every tile by rows.\n"
                       "Ping-pong: each consumer warp group owns every other tile of the tile "
                       "loop (a persistent kernel) and they take turns at the tensor cores, so "
-                      "one group's epilogue overlaps the other's main loop.");
+                      "one group's epilogue overlaps the other's main loop.\n"
+                      "Staggered: they split every tile, and take turns issuing the loop's dots "
+                      "each iteration, so one group's softmax overlaps the other's MMAs "
+                      "(FlashAttention-3).");
   const ScheduleReport &r = app.editor().report();
   if (r.consumers == Consumers::PingPong) {
     ImGui::SameLine();
     ImGui::TextDisabled("each consumer warp group: a whole tile, every other one");
+  } else if (r.consumers == Consumers::Staggered) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("consumer warp groups take turns at the dots each iteration");
   }
 }
 

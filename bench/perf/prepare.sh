@@ -35,5 +35,11 @@ bundle attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" --schedul
 bundle attn_d64 "$A/attention_fwd_d64.mlir" --size H=32
 bundle attn_d64_causal "$A/attention_fwd_d64_causal.mlir" --size H=32
 bundle persistent_attn_d128 "$A/persistent_attention_fwd_d128.mlir"
+# Staggered consumers (FA3's ping-pong of the two consumer warp groups).
+bundle attn_d128_staggered "$A/attention_fwd_d128.mlir" --schedule "$S/consumers_staggered.json"
+bundle attn_d128_cp_dot1_s3_staggered "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3_staggered.json"
+bundle attn_d128_causal_cp_dot1_s3_staggered "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_dot1_s3_staggered.json"
+bundle attn_d64_staggered "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/consumers_staggered.json"
+bundle persistent_attn_d128_staggered "$A/persistent_attention_fwd_d128.mlir" --schedule "$S/consumers_staggered.json"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"; ls "$DEV/bundles" | wc -l

@@ -293,6 +293,38 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
                .str());
 }
 
+/// Staggered: the two consumer warp groups of one tile take turns issuing
+/// the loop's dots.
+static void checkStaggered(const LoopGraph &g, const Placed &p, std::vector<Violation> &out) {
+  auto refuse = [&](std::string message) {
+    out.push_back({Rule::PingPong, "", "", g.loopLocation, std::move(message)});
+  };
+  std::set<int64_t> consumerGroups;
+  bool anyDot = false;
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (g.units[u].kind != UnitKind::Load) {
+      consumerGroups.insert(p.sched[u].group);
+      anyDot |= g.units[u].kind == UnitKind::Dot;
+    }
+  if (!anyDot) {
+    refuse("staggered consumers take turns at the loop's dots: this loop has none");
+    return;
+  }
+  if (consumerGroups.size() != 1) {
+    refuse(formatv("staggered consumers need the loop's math in one schedule group; it is in "
+                   "{0} groups",
+                   consumerGroups.size())
+               .str());
+    return;
+  }
+  int64_t grp = *consumerGroups.begin();
+  if (g.warpGroupsOf(grp) != 2)
+    refuse(formatv("staggered consumers are two warp groups taking turns (tile.warpgroups gives "
+                   "group {0} {1})",
+                   grp, g.warpGroupsOf(grp))
+               .str());
+}
+
 /// Register pressure by liveness over the steady-state body. Op x on source
 /// iteration i runs at time (i + s(x)) * L + P(x), P its body position and L
 /// the body length. A value lives from its def to its last use (half-open,
@@ -440,6 +472,8 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
   r.consumers = effectiveConsumers(g, schedule);
   if (r.consumers == Consumers::PingPong)
     checkPingPong(g, p, r.violations);
+  else if (r.consumers == Consumers::Staggered)
+    checkStaggered(g, p, r.violations);
   for (unsigned u = 0; u < g.units.size(); ++u)
     if (p.sched[u].wait > 0 && g.units[u].kind != UnitKind::Dot)
       r.violations.push_back(

@@ -132,7 +132,12 @@ static std::string checkJsonShape(StringRef text) {
 }
 
 const char *stagecraft::consumersName(Consumers c) {
-  return c == Consumers::PingPong ? "pingpong" : "cooperative";
+  switch (c) {
+  case Consumers::PingPong: return "pingpong";
+  case Consumers::Staggered: return "staggered";
+  case Consumers::Cooperative: break;
+  }
+  return "cooperative";
 }
 
 std::optional<Consumers> stagecraft::parseConsumers(StringRef name) {
@@ -140,6 +145,8 @@ std::optional<Consumers> stagecraft::parseConsumers(StringRef name) {
     return Consumers::Cooperative;
   if (name == "pingpong")
     return Consumers::PingPong;
+  if (name == "staggered")
+    return Consumers::Staggered;
   return std::nullopt;
 }
 
@@ -186,7 +193,7 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
     std::optional<Consumers> c = s ? parseConsumers(*s) : std::nullopt;
     if (!c)
       return scheduleError(source,
-                           "\"consumers\" must be \"cooperative\" or \"pingpong\"");
+                           "\"consumers\" must be \"cooperative\", \"pingpong\" or \"staggered\"");
     schedule.consumers = *c;
   }
   const llvm::json::Array *ops = root->getArray("ops");

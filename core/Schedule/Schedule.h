@@ -58,8 +58,11 @@ struct ScheduleEntry {
 /// ping-pong kernels). Cooperative: they split every tile by rows. PingPong:
 /// each owns every other tile of a persistent kernel's tile loop, and they
 /// take turns at the tensor cores (named barriers), so one group's epilogue
-/// overlaps the other's main loop (CUTLASS's ping-pong kernels).
-enum class Consumers { Cooperative, PingPong };
+/// overlaps the other's main loop (CUTLASS's ping-pong kernels). Staggered:
+/// they split every tile as cooperative ones do, and take turns issuing the
+/// loop's dots every iteration, so one group's softmax overlaps the other's
+/// tensor-core work (FlashAttention-3's inter-warpgroup ping-pong).
+enum class Consumers { Cooperative, PingPong, Staggered };
 const char *consumersName(Consumers c);
 std::optional<Consumers> parseConsumers(llvm::StringRef name);
 

@@ -123,6 +123,9 @@ private:
   // The tile being emitted: earlier tiles' iterations (ring indices go on
   // from them) and its count (the tile rings' index).
   Value curBase, curTile;
+  /// Staggered: whether the kernel iteration being emitted is the tile's
+  /// last (i1).
+  Value finalIteration;
   DenseMap<Value, Frag> outside;           // values before and after the loop
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
@@ -496,8 +499,28 @@ void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
       k += n;
     }
   }
-  for (BodyUnit &u : p.body)
+  // Staggered: this warp group's turn at the tensor cores spans the body's
+  // dots (from the first to the last); the other's follows.
+  int firstDot = -1, lastDot = -1;
+  if (p.staggered)
+    for (auto [i, u] : llvm::enumerate(p.body))
+      if (u.dot) {
+        firstDot = firstDot < 0 ? i : firstDot;
+        lastDot = i;
+      }
+  for (auto [i, u] : llvm::enumerate(p.body)) {
+    if (static_cast<int>(i) == firstDot)
+      e.namedBarrier(e.add(cwg, e.c32(kTeamTurnBarrier)), 256);
     emitUnit(u, kit);
+    if (static_cast<int>(i) == lastDot) {
+      // Warp group 1 hands the turn back except after the tile's last
+      // kernel iteration: every arrival has its wait.
+      Value other = e.sub(e.c32(1), cwg);
+      Value last = e.land(e.cmp(CmpIPredicate::eq, cwg, e.c32(1)), finalIteration);
+      e.ifThen(e.cmp(CmpIPredicate::eq, last, arith::ConstantIntOp::create(e.b, e.loc, 0, 1)),
+               [&] { e.namedBarrierArrive(e.add(other, e.c32(kTeamTurnBarrier)), 256); });
+    }
+  }
   if (p.endWait >= 0) {
     SmallVector<Value> regs;
     for (Value v : p.endTied)
@@ -604,12 +627,27 @@ void ConsumerEmitter::emitKernelLoop() {
   // (holdsUnrounded); an exact init is a valid unrounded value too.
   Value total = e.add(frame.trip.count, e.c32(p.cMax - p.cMin));
   Value last = e.sub(total, e.c32(1));
+  Value someTrip = e.cmp(CmpIPredicate::sgt, frame.trip.count, e.c32(0));
+  if (p.staggered) {
+    // Warp group 0 has the first turn when the tile runs a kernel iteration
+    // at all (the loop's, or the peeled one).
+    Value runs = arith::OrIOp::create(e.b, e.loc, e.cmp(CmpIPredicate::sgt, last, e.c32(0)), someTrip);
+    e.ifThen(e.land(runs, e.cmp(CmpIPredicate::eq, cwg, e.c32(1))),
+             [&] { e.namedBarrierArrive(e.c32(kTeamTurnBarrier), 256); });
+  }
   auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), last, e.c32(1), inits);
   {
     OpBuilder::InsertionGuard guard(e.b);
     if (!kloop.getBody()->empty())
       kloop.getBody()->getTerminator()->erase();
     e.b.setInsertionPointToStart(kloop.getBody());
+    // The loop's last iteration is the tile's last only when no peeled one
+    // follows (a trip count of 0).
+    if (p.staggered)
+      finalIteration = e.land(e.cmp(CmpIPredicate::eq, kloop.getInductionVar(),
+                                    e.sub(last, e.c32(1))),
+                              e.cmp(CmpIPredicate::eq, someTrip,
+                                    arith::ConstantIntOp::create(e.b, e.loc, 0, 1)));
     emitKernelIteration(kloop.getInductionVar(), kloop.getRegionIterArgs());
     scf::YieldOp::create(e.b, e.loc, carriedYields());
   }
@@ -624,8 +662,10 @@ void ConsumerEmitter::emitKernelLoop() {
     finalTypes.append(l.count(geom), carrierType(elemTypeOf(r)));
   }
   ValueRange finals = e.ifElse(
-      e.cmp(CmpIPredicate::sgt, frame.trip.count, e.c32(0)), finalTypes,
+      someTrip, finalTypes,
       [&]() -> SmallVector<Value> {
+        if (p.staggered)
+          finalIteration = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
         emitKernelIteration(last, kloop.getResults());
         // Source iteration trip-1 of a unit at stage offset o ran
         // (span - o) kernel iterations before this last one.

@@ -246,6 +246,11 @@ LogicalResult Placer::collectBody() {
     p.teams = wgs;
     p.geom.wgs = 1;
   }
+  if (p.report.consumers == Consumers::Staggered) {
+    if (p.target.blackwell())
+      return refuse(p.loop, "staggered consumers are lowered for sm_90a only");
+    p.staggered = true;
+  }
   for (const GroupRegisters &gr : p.report.registers) {
     if (gr.group == p.consumerGroup)
       p.consumerRegs = gr.budget;

@@ -116,6 +116,9 @@ struct KernelPlan {
   /// team of its own, `geom.wgs` = 1, with every other tile of the tile
   /// loop; the teams take turns at the tensor cores, TeamTurns below).
   int64_t teams = 1;
+  /// Staggered consumers: the two warp groups of the tile take turns issuing
+  /// the loop's dots each kernel iteration (ConsumerLoop.cpp).
+  bool staggered = false;
   int64_t cMin = 0, cMax = 0, pMin = 0, pMax = 0;
 
   std::vector<Ring> rings;

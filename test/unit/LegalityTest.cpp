@@ -333,3 +333,24 @@ TEST_F(PersistentLoadDot, PingPongWithATileTooBigForOneWarpGroupIsOverItsRegiste
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(PersistentLoadDot, StaggeredNeedsTwoConsumerWarpGroupsAndADot) {
+  b.g.persistent = false; // no tile loop needed
+  Schedule s = sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 1, 1}}});
+  s.consumers = Consumers::Staggered;
+  ScheduleReport r = checkSchedule(b.g, s);
+  ASSERT_TRUE(r.legal()) << r.violations[0].message;
+  EXPECT_EQ(r.consumers, Consumers::Staggered);
+  // The tile is split as cooperative consumers split it.
+  Schedule coop = s;
+  coop.consumers = Consumers::Cooperative;
+  EXPECT_EQ(checkSchedule(b.g, coop).registers[1].regsPerThread, r.registers[1].regsPerThread);
+  b.g.warpGroups = {1, 1};
+  r = checkSchedule(b.g, s);
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_NE(r.violations[0].message.find("two warp groups taking turns"), std::string::npos);
+}
+
+} // namespace

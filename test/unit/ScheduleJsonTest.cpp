@@ -109,9 +109,9 @@ TEST(ScheduleJson, ConsumersRoundTripAndDefault) {
 
 TEST(ScheduleJson, ConsumersMustBeKnown) {
   EXPECT_EQ(errorOf(R"({"consumers": "zigzag", "ops": []})"),
-            "s.json: \"consumers\" must be \"cooperative\" or \"pingpong\"");
+            "s.json: \"consumers\" must be \"cooperative\", \"pingpong\" or \"staggered\"");
   EXPECT_EQ(errorOf(R"({"consumers": 2, "ops": []})"),
-            "s.json: \"consumers\" must be \"cooperative\" or \"pingpong\"");
+            "s.json: \"consumers\" must be \"cooperative\", \"pingpong\" or \"staggered\"");
   EXPECT_EQ(errorOf(R"({"consumers": "cooperative", "ops": []})"), "");
 }
 

@@ -51,8 +51,11 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!op->hasAttr(kKernelAttrName))
       return op->emitError("`tile.consumers` needs `tile.kernel` on the same op");
     auto value = dyn_cast<StringAttr>(attr.getValue());
-    if (!value || (value.getValue() != "cooperative" && value.getValue() != "pingpong"))
-      return op->emitError("`tile.consumers` must be \"cooperative\" or \"pingpong\"");
+    if (!value || !llvm::is_contained({llvm::StringRef("cooperative"), llvm::StringRef("pingpong"),
+                                       llvm::StringRef("staggered")},
+                                      value.getValue()))
+      return op->emitError(
+          "`tile.consumers` must be \"cooperative\", \"pingpong\" or \"staggered\"");
     return success();
   }
   if (name == kGridAttrName || name == kDefaultsAttrName) {
