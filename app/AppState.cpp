@@ -559,6 +559,11 @@ void AppState::recompile() {
   req.options.scheduleSource = "the board's schedule";
   req.options.kernel = kernel_;
   req.options.target = target_;
+  // The instrumented kernel for the Timeline panel's measured lanes, when a
+  // runner that traces can run the bundle (built after the PTX: the drag's
+  // feedback does not wait for it).
+  req.options.emitTimeline = target_ == "sm_90a" && !config_.runnerCommand.empty() &&
+                             config_.runnerOptions.trace;
   req.scheduleOnly = !config_.fullCompile;
   compileScheduleJson_ = req.options.scheduleJson;
   // The bundle directory is claimed by the variant only if it compiles;

@@ -94,7 +94,15 @@ def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
            "GPU to lower for: sm_90a (Hopper: wgmma) or sm_100a (Blackwell: "
-           "tcgen05.mma, accumulators in tensor memory; compile-only here)">
+           "tcgen05.mma, accumulators in tensor memory; compile-only here)">,
+    Option<"timeline", "timeline", "bool", /*default=*/"false",
+           "Emit the instrumented variant for measured timelines: an extra "
+           "trailing event-buffer parameter and %globaltimer records around "
+           "every unit (docs/bundle-format.md, TimelineProbes.h; sm_90a)">,
+    Option<"timelineCtas", "timeline-ctas", "int64_t", /*default=*/"4",
+           "CTAs that record, spread over the grid">,
+    Option<"timelineCapacity", "timeline-capacity", "int64_t", /*default=*/"8192",
+           "Records per (CTA, warp group) region; more are counted, not kept">
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",

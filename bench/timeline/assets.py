@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Predicted and measured timelines of the GEMM and attention assets, two schedules each.
 
-  bench/timeline/assets.py compile [--out .dev/timeline-assets]          # build machine
+  bench/timeline/assets.py compile [--out .dev/timeline]                 # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
+  bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
 
-`compile` compiles each (asset, schedule) with stagecraft-compile, writing the bundle and the
-predicted timeline (--timeline) into it; a bundle without an instrumented kernel
-(timeline.ptx, from the lowering) is listed but cannot be traced. `run` runs every bundle with
-`stagecraft-run --trace`, checks each trace (check_trace.py) and writes OUT/timelines.md:
-predicted vs measured iteration time (the median time between a consumer's successive
-iterations of its first unit, over the sampled CTAs) and the overhead. The traces
-(OUT/*.measured.json) and the predictions (OUT/*.predicted.json) open in Perfetto.
+`compile` compiles each (asset, schedule) with `stagecraft-compile --with-timeline`, writing
+the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
+(--timeline) into it. `run` runs every bundle with `stagecraft-run --trace`, checks each trace
+(check_trace.py, which fails a probe overhead of --max-overhead or more, default 5%) and writes
+OUT/timelines.md: predicted vs measured iteration time (the median time between a consumer's
+successive iterations of its first unit, over the sampled CTAs) and the overhead (the
+instrumented kernel's median time over the plain one's, both timed by the runner in the same
+process). The traces (OUT/*.measured.json) and the predictions (OUT/*.predicted.json) open in
+Perfetto.
 """
 import argparse
 import json
@@ -42,7 +45,7 @@ def compile_all(out):
     index = []
     for asset, name, sched, sizes in CONFIGS:
         bundle = os.path.join(out, f"{asset}--{name}")
-        cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle,
+        cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle, "--with-timeline",
                "--timeline", bundle + ".predicted.json"] + [f"--size={k}={v}" for k, v in sizes.items()]
         if isinstance(sched, dict):
             path = os.path.join(out, f"{asset}--{name}.schedule.json")
@@ -56,10 +59,11 @@ def compile_all(out):
             raise SystemExit(f"{asset} {name}: compile failed:\n{p.stderr}")
         shutil.move(bundle + ".predicted.json", os.path.join(bundle, "predicted.json"))
         subprocess.run(["rm", "-rf", os.path.join(bundle, "ir"), os.path.join(bundle, "kernel.ll")])
-        traced = os.path.exists(os.path.join(bundle, "timeline.ptx"))
-        index.append({"asset": asset, "schedule": name, "bundle": os.path.basename(bundle), "instrumented": traced})
-        print(f"{asset} {name}: {p.stdout.splitlines()[1]}" + ("" if traced else
-              "  (no timeline.ptx: the lowering does not instrument yet)"))
+        if not os.path.exists(os.path.join(bundle, "timeline.ptx")):
+            raise SystemExit(f"{asset} {name}: the bundle has no timeline.ptx")
+        index.append({"asset": asset, "schedule": name, "bundle": os.path.basename(bundle), "instrumented": True})
+        lines = p.stdout.splitlines()
+        print(f"{asset} {name}: {lines[1]}\n  " + "\n  ".join(l for l in lines if l.startswith(("ptxas:", "instrumented:"))))
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump(index, f, indent=1)
 
@@ -83,7 +87,7 @@ def measured_iteration_ns(trace):
     return statistics.median(gaps) if gaps else None
 
 
-def run_all(bundles, runner, out):
+def run_all(bundles, runner, out, max_overhead):
     os.makedirs(out, exist_ok=True)
     index = json.load(open(os.path.join(bundles, "index.json")))
     rows, status = [], 0
@@ -101,8 +105,11 @@ def run_all(bundles, runner, out):
         measured = measured_iteration_ns(t) if "ctas" in t else None
         if "ctas" in t:
             if subprocess.run([sys.executable, os.path.join(ROOT, "bench", "timeline", "check_trace.py"),
-                               result_file, trace_file]).returncode != 0:
+                               result_file, trace_file, "--max-overhead", str(max_overhead)]).returncode != 0:
                 status = 1
+        else:
+            print(f"FAIL: {name}: no trace: {t.get('error') or r.get('error')}")
+            status = 1
         rows.append((e["asset"], e["schedule"], r.get("tflops"), predicted.get("predicted_tflops"),
                      measured, predicted.get("iteration_ns"), predicted.get("bound"), t.get("overhead"),
                      t.get("error")))
@@ -112,6 +119,11 @@ def run_all(bundles, runner, out):
         f = lambda x, fmt: fmt.format(x) if isinstance(x, (int, float)) else "-"
         lines.append(f"| {asset} | {sched} | {f(meas, '{:.1f}')} | {f(pred, '{:.1f}')} | {f(mi, '{:.0f} ns')} | "
                      f"{f(pi, '{:.0f} ns')} | {bound} | {f(overhead and 100 * overhead, '{:+.2f}%') if not err else err} |")
+    overheads = [o for *_, o, err in rows if isinstance(o, (int, float)) and not err]
+    lines.append("")
+    lines.append(f"probe overhead: instrumented / plain median - 1, at most {100 * max_overhead:.0f}%: " +
+                 ("met" if len(overheads) == len(rows) and all(o < max_overhead for o in overheads) else "NOT met") +
+                 (f" (largest {100 * max(overheads):+.2f}%)" if overheads else ""))
     table = "\n".join(lines)
     with open(os.path.join(out, "timelines.md"), "w") as f:
         f.write(table + "\n")
@@ -122,14 +134,15 @@ def run_all(bundles, runner, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["compile", "run"])
-    ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline-assets"))
-    ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline-assets"))
+    ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline"))
+    ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline"))
+    ap.add_argument("--max-overhead", type=float, default=0.05)
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
     a = ap.parse_args()
     if a.mode == "compile":
         compile_all(a.out)
         return 0
-    return run_all(a.bundles, a.runner, a.out)
+    return run_all(a.bundles, a.runner, a.out, a.max_overhead)
 
 
 if __name__ == "__main__":

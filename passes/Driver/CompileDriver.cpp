@@ -4,6 +4,7 @@
 #include "passes/Driver/Pipeline.h"
 #include "passes/Driver/ReferenceBuild.h"
 #include "passes/Driver/Signature.h"
+#include "passes/Driver/TimelineBuild.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
@@ -252,11 +253,29 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   // The reference is lowered from the same scheduled IR, in its own context
   // on its own thread (ReferenceBuild.h). Its destructor joins it on every
   // return path.
+  std::string scheduledIR;
+  if (options.emitReference || options.emitTimeline)
+    scheduledIR = printModule(*module, OpPrintingFlags().enableDebugInfo().assumeVerified());
+  // The instrumented kernel (TimelineBuild.h), likewise; started after the
+  // kernel's PTX.
+  std::unique_ptr<TimelineThread> timelineBuild;
+  if (options.emitTimeline && target->blackwell()) {
+    result.diagnostics.push_back("note: no instrumented kernel for " + target->name().str() +
+                                 " (measured timelines are sm_90a only)");
+  } else if (options.emitTimeline) {
+    auto build = std::make_unique<TimelineBuild>();
+    build->scheduledIR = scheduledIR;
+    build->sourceName = sourceName.str();
+    build->kernel = result.kernel;
+    build->target = *target;
+    build->options = options;
+    build->options.onPtx = build->options.onScheduleChecked = nullptr;
+    timelineBuild = std::make_unique<TimelineThread>(std::move(build));
+  }
   std::unique_ptr<ReferenceThread> reference;
   if (options.emitReference) {
     auto build = std::make_unique<ReferenceBuild>();
-    build->scheduledIR =
-        printModule(*module, OpPrintingFlags().enableDebugInfo().assumeVerified());
+    build->scheduledIR = std::move(scheduledIR);
     build->sourceName = sourceName.str();
     build->programs = manifest->programs;
     build->target = *target;
@@ -344,6 +363,8 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   // process, the IR text here.
   if (reference && !cancelled(options))
     reference->start();
+  if (timelineBuild && !cancelled(options))
+    timelineBuild->start();
   if (options.onPtx)
     options.onPtx(result);
   if (cancelled(options))
@@ -395,6 +416,27 @@ CompileResult stagecraft::compile(llvm::StringRef source,
                            result.referenceScratchPerBlock};
     result.manifestJson = manifest->toJson(blockThreads, dynamicSmem, &launch);
   }
+
+  if (timelineBuild) {
+    TimelineBuild &tl = timelineBuild->join();
+    result.timelineMillis = tl.millis;
+    if (cancelled(options))
+      return finish(CompileResult::Status::Cancelled);
+    result.diagnostics.insert(result.diagnostics.end(), tl.diagnostics.begin(),
+                              tl.diagnostics.end());
+    if (!tl.ok)
+      return finish(CompileResult::Status::Error);
+    llvm::Expected<std::string> withIt = withTimeline(
+        result.manifestJson, timelineManifestObject(tl.description, result.kernel, manifest->grid));
+    if (!withIt) {
+      result.diagnostics.push_back("error: manifest.json: " + llvm::toString(withIt.takeError()));
+      return finish(CompileResult::Status::Error);
+    }
+    result.manifestJson = std::move(*withIt);
+    result.timelinePtx = std::move(tl.ptx);
+    result.timelineCubin = std::move(tl.cubin);
+    result.timelinePtxas = std::move(tl.ptxas);
+  }
   return finish(CompileResult::Status::Ok);
 }
 
@@ -436,6 +478,13 @@ llvm::Error stagecraft::writeBundle(const CompileResult &result,
   if (auto e = writeFile(in("ptxas.txt"), result.ptxas.text)) return e;
   if (!result.llvmIR.empty())
     if (auto e = writeFile(in("kernel.ll"), result.llvmIR)) return e;
+  if (!result.timelinePtx.empty()) {
+    if (auto e = writeFile(in("timeline.ptx"), result.timelinePtx)) return e;
+    if (!result.timelineCubin.empty())
+      if (auto e = writeFile(in("timeline.cubin"), result.timelineCubin)) return e;
+    if (result.timelinePtxas.ran)
+      if (auto e = writeFile(in("timeline-ptxas.txt"), result.timelinePtxas.text)) return e;
+  }
   for (size_t i = 0; i < result.passes.size(); ++i)
     if (auto e = writeFile(in(llvm::formatv("ir/{0}{1}-{2}.mlir", i < 10 ? "0" : "", i,
                                             result.passes[i].name)

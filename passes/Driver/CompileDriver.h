@@ -56,6 +56,13 @@ struct CompileOptions {
   /// Lower the kernel a second time, plainly, into the reference kernel the
   /// runner checks it against (reference.ptx), on a thread of its own.
   bool emitReference = true;
+  /// Lower the kernel a third time, instrumented for measured timelines
+  /// (timeline.ptx / timeline.cubin and the manifest's `timeline`,
+  /// docs/bundle-format.md), on a thread of its own started after the
+  /// kernel's PTX. Off by default: the command line asks with
+  /// --with-timeline, the app (which traces every run) always. sm_90a only
+  /// (sm_100a bundles are compile-only): ignored with a note there.
+  bool emitTimeline = false;
   /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
   /// (Blackwell: compile-only here, no runner; docs/compiler.md).
   std::string target = "sm_90a";
@@ -131,6 +138,11 @@ struct CompileResult {
   std::string referencePtx;
   std::string referenceKernel;
   int64_t referenceBlocks = 0, referenceScratchPerBlock = 0;
+  /// The instrumented kernel (CompileOptions::emitTimeline): its PTX, its
+  /// cubin when cubins are made, ptxas's report on it. The manifest's
+  /// `timeline` object describes it.
+  std::string timelinePtx, timelineCubin;
+  PtxasReport timelinePtxas;
   /// signature.json: the kernel's interface at any sizes, for export
   /// (Signature.h); empty when the kernel has none.
   std::string signatureJson;
@@ -142,14 +154,16 @@ struct CompileResult {
   double parseMillis = 0, checkMillis = 0, passesMillis = 0, ptxMillis = 0,
          llvmTranslateMillis = 0, llvmOptimizeMillis = 0, nvptxMillis = 0,
          ptxReadyMillis = 0, snapshotMillis = 0, ptxasMillis = 0,
-         referenceMillis = 0, totalMillis = 0;
+         referenceMillis = 0, timelineMillis = 0, totalMillis = 0;
 };
 
 CompileResult compile(llvm::StringRef source, llvm::StringRef sourceName,
                       const CompileOptions &options);
 
 /// Writes the bundle directory: manifest.json, kernel.ptx, kernel.cubin (when
-/// there is one), reference.ptx, schedule.json, ptxas.txt and ir/NN-pass.mlir. Writes into a
+/// there is one), reference.ptx, schedule.json, ptxas.txt, ir/NN-pass.mlir,
+/// and with an instrumented kernel timeline.ptx, timeline.cubin and
+/// timeline-ptxas.txt. Writes into a
 /// temporary directory beside `dir` and renames it into place, so a failure
 /// never leaves a half-written bundle.
 llvm::Error writeBundle(const CompileResult &result, llvm::StringRef dir);

@@ -24,9 +24,10 @@ static void addConversions(OpPassManager &pm) {
 }
 
 std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &options,
-                                                      llvm::StringRef) {
+                                                      llvm::StringRef, bool timeline) {
   TileLowerToNVVMOptions lowering;
   lowering.target = options.target;
+  lowering.timeline = timeline;
   return {
       {"tile-lower-to-nvvm",
        [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},

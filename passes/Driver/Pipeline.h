@@ -35,9 +35,10 @@ struct PipelineStep {
 void registerCodegenDialects(mlir::DialectRegistry &registry);
 
 /// The lowering pipeline from scheduled tile IR to the LLVM + NVVM dialects,
-/// the same for the CLI, the app and the tests.
+/// the same for the CLI, the app and the tests. `timeline`: the kernel's
+/// instrumented variant (TimelineBuild.h).
 std::vector<PipelineStep> codegenPipeline(const CompileOptions &options,
-                                          llvm::StringRef kernel);
+                                          llvm::StringRef kernel, bool timeline = false);
 
 /// What emitPtx made, and how long each part took.
 struct PtxEmission {

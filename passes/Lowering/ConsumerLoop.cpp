@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/ConsumerLoop.h"
 #include "passes/Lowering/Tcgen05.h"
+#include "passes/Lowering/TimelineProbes.h"
 #include "passes/Lowering/patterns/Memory.h"
 
 using namespace mlir;
@@ -413,6 +414,7 @@ void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
 }
 
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
+  Value stamp = frame.probes ? frame.probes->start(e) : Value(); // TimelineProbes.h
   Value src = e.sub(kit, e.c32(u.off));
   Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
                          e.cmp(CmpIPredicate::slt, src, frame.trip.count));
@@ -451,6 +453,9 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       if (r.unit == u.unit)
         e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
                  [&] { frame.produce(e, r, e.add(curBase, src), src); });
+    if (frame.probes) // recorded by the thread that issues it
+      frame.probes->record(e, stamp, u.unit, e.add(curBase, src),
+                           e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))));
     return;
   }
   // The values of this unit that others read, and what they are when the
@@ -515,6 +520,8 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   if (u.dot)
     e.wgmmaCommit(); // also when predicated off: group counts stay static
   emitReleases(u.releasesAfter, kit);
+  if (frame.probes)
+    frame.probes->record(e, stamp, u.unit, e.add(curBase, src), inRange);
 }
 
 void ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {

@@ -16,6 +16,7 @@
 #include "passes/Lowering/Placement.h"
 #include "passes/Lowering/SplitScaledDots.h"
 #include "passes/Lowering/Tcgen05.h"
+#include "passes/Lowering/TimelineProbes.h"
 #include "passes/Lowering/WarpGroupFrame.h"
 #include "passes/Lowering/patterns/Memory.h"
 
@@ -32,7 +33,13 @@ using namespace stagecraft::lowering;
 
 namespace {
 
-LogicalResult lowerKernel(func::FuncOp kernel, const Target &target) {
+/// The instrumented variant's settings (TimelineProbes.h); ctas 0: none.
+struct TimelineSettings {
+  int64_t ctas = 0, capacity = 0;
+};
+
+LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
+                          TimelineSettings timeline) {
   if (!target.blackwell())
     splitScaledDots(kernel); // sm_90a has no block-scaled MMA
   KernelPlan plan;
@@ -48,11 +55,21 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target) {
   WarpGroupFrame frame(b, plan);
   frame.sources.extract = residentExtractor(plan);
   hopper::Emitter e(b, kernel.getLoc());
+  std::optional<TimelineProbes> probes;
+  if (timeline.ctas > 0) {
+    probes.emplace(plan, timeline.ctas, timeline.capacity);
+    probes->install(e, frame);
+    frame.probes = &*probes;
+  }
   frame.emitSetup(e);
   frame.emitRoles(e, [&](hopper::Emitter &ce, Value ctid) {
     if (target.blackwell())
       emitTensorMemoryAlloc(ce, plan, ctid);
+    if (probes)
+      probes->enter(ce, ce.divu(ctid, ce.c32(128)), ctid);
     emitConsumers(ce, plan, frame, ctid);
+    if (probes)
+      probes->finish(ce);
     if (target.blackwell())
       emitTensorMemoryRelease(ce, plan, ctid);
   });
@@ -76,8 +93,19 @@ struct TileLowerToNVVMPass
           << target << "\" (known: " << Target::known() << ")";
       return signalPassFailure();
     }
+    TimelineSettings probes;
+    if (timeline) {
+      if (gpu->blackwell() || timelineCtas < 1 || timelineCapacity < 1 ||
+          timelineCapacity > (int64_t(1) << 24)) {
+        module.emitError("tile-lower-to-nvvm: timeline=true needs target sm_90a, "
+                         "timeline-ctas >= 1 and timeline-capacity in 1..16777216 (got ")
+            << target << ", " << timelineCtas << ", " << timelineCapacity << ")";
+        return signalPassFailure();
+      }
+      probes = {timelineCtas, timelineCapacity};
+    }
     for (func::FuncOp kernel : kernels)
-      if (failed(lowerKernel(kernel, *gpu)))
+      if (failed(lowerKernel(kernel, *gpu, probes)))
         return signalPassFailure();
     for (func::FuncOp kernel : kernels)
       kernel.erase();

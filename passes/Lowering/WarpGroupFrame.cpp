@@ -1,5 +1,6 @@
 //===- WarpGroupFrame.cpp - the kernel around the loop --------------------===//
 #include "passes/Lowering/WarpGroupFrame.h"
+#include "passes/Lowering/TimelineProbes.h"
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
@@ -264,9 +265,12 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
       Value src = e.sub(kit, e.c32(off));
       Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
                              e.cmp(CmpIPredicate::slt, src, trip.count));
+      Value stamp = probes ? probes->start(e) : Value();
       for (const Ring &r : plan.rings)
         if (r.unit == u)
           e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
+      if (probes)
+        probes->record(e, stamp, u, e.add(baseIter, src), inRange);
     }
   });
 }
@@ -283,7 +287,13 @@ void WarpGroupFrame::emitRoles(Emitter &e,
   OpBuilder::InsertionGuard guard(e.b);
   e.b.setInsertionPointToStart(&branch.getThenRegion().front());
   e.setMaxRegisters(plan.producerRegs, /*increase=*/false);
-  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] { emitProducerLoop(e); });
+  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
+    if (probes)
+      probes->enter(e, Value(), tid);
+    emitProducerLoop(e);
+    if (probes)
+      probes->finish(e);
+  });
   e.b.setInsertionPointToStart(&branch.getElseRegion().front());
   e.setMaxRegisters(plan.consumerRegs, /*increase=*/true);
   consumer(e, e.sub(tid, e.c32(128)));

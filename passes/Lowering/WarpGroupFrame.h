@@ -24,6 +24,8 @@
 
 namespace stagecraft::lowering {
 
+class TimelineProbes;
+
 /// Lays out shared memory: barriers in the first 1 KiB, resident tiles,
 /// rings (1 KiB aligned for the 128-byte swizzle), and the stores' staging
 /// tiles, which reuse everything the epilogue no longer reads.
@@ -98,6 +100,10 @@ public:
   /// the tile loop's induction value (the producer and the consumers each
   /// have theirs).
   mlir::IRMapping scope;
+
+  /// The measured-timeline probes (TimelineProbes.h) of the instrumented
+  /// variant; null for the kernel itself.
+  TimelineProbes *probes = nullptr;
 
 private:
   void emitProducerLoop(hopper::Emitter &e);

@@ -60,6 +60,26 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
   EXPECT_FALSE(parseManifest(gemmManifest()).timeline.has_value());
 }
 
+// The object exactly as stagecraft-compile --with-timeline writes it (passes/Driver/
+// TimelineManifest.cpp: compact, keys sorted) for the GEMM asset on this grid (64 x 64: CTAs
+// 0, 1024, 2048, 3072); test/Compile/timeline-bundle.test runs the runner on a real bundle.
+TEST(TimelineSpec, AcceptsTheCompilersObject) {
+  const char *compiled = R"(,
+  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
+})";
+  Manifest m = parseManifest(withTimeline(compiled));
+  ASSERT_TRUE(m.timeline.has_value());
+  for (const std::string &w : m.warnings) EXPECT_EQ(w.find("timeline"), std::string::npos) << w;
+  const TimelineSpec &s = *m.timeline;
+  EXPECT_EQ(s.sampledCtas, (std::vector<int64_t>{0, 1024, 2048, 3072}));
+  ASSERT_EQ(s.warpGroups.size(), 3u);
+  EXPECT_EQ(s.warpGroups[0].role, "producer");
+  EXPECT_EQ(s.warpGroups[2].name, "consumer 1");
+  EXPECT_EQ(s.unitName(2), "MMA");
+  EXPECT_EQ(s.capacity, 8192);
+  EXPECT_EQ(s.bufferBytes(), 4 * 3 * (16 + 24 * 8192));
+}
+
 TEST(TimelineSpec, BadFieldsAreNamed) {
   // The grid is 64 x 64: CTA 4096 does not exist.
   EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "4095]", "4096]")))

@@ -46,6 +46,10 @@ static cl::opt<std::string> exportDir(
 static cl::opt<std::string> measured(
     "measured", cl::desc("A stagecraft-run result of this kernel, for the export's README"),
     cl::value_desc("result.json"));
+static cl::opt<bool> withTimeline(
+    "with-timeline",
+    cl::desc("Also write the instrumented kernel for measured timelines (timeline.ptx, "
+             "timeline.cubin, the manifest's \"timeline\"; stagecraft-run --trace)"));
 static cl::opt<std::string> timelineFile(
     "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
     cl::value_desc("file"));
@@ -65,6 +69,7 @@ int main(int argc, char **argv) {
   // the IR text may take the second core from the start.
   options.ptxFirst = false;
   options.ptxasPath = ptxas;
+  options.emitTimeline = withTimeline;
   options.kernel = kernel;
   options.target = target;
   for (const std::string &s : sizes) {
@@ -170,6 +175,14 @@ int main(int argc, char **argv) {
                         "stores, {3} bytes spill loads\n",
                         result.ptxas.registers, result.ptxas.sharedBytes,
                         result.ptxas.spillStoreBytes, result.ptxas.spillLoadBytes);
+    if (!result.timelinePtx.empty()) {
+      outs() << formatv("instrumented: timeline.ptx in {0:F1} ms", result.timelineMillis);
+      if (result.timelinePtxas.ran)
+        outs() << formatv(", {0} registers, {1} bytes spill stores, {2} bytes spill loads",
+                          result.timelinePtxas.registers, result.timelinePtxas.spillStoreBytes,
+                          result.timelinePtxas.spillLoadBytes);
+      outs() << "\n";
+    }
     outs() << formatv("time: parse {0:F1} ms, passes {1:F1} ms, ptx {2:F1} ms "
                       "(PTX after {3:F1} ms), reference {4:F1} ms, IR text {5:F1} ms, "
                       "ptxas {6:F1} ms, total {7:F1} ms\n",

@@ -1,0 +1,136 @@
+//===- TimelineProbes.cpp - the measured-timeline instrumentation ---------===//
+#include "passes/Lowering/TimelineProbes.h"
+#include "passes/Lowering/WarpGroupFrame.h"
+
+#include "core/Schedule/Legality.h"
+
+using namespace mlir;
+using namespace stagecraft;
+using namespace stagecraft::lowering;
+using hopper::Emitter;
+using arith::CmpIPredicate;
+
+namespace {
+constexpr int64_t kHeaderBytes = 16, kRecordBytes = 24;
+
+Value i64Of(Emitter &e, Value v32) { return arith::ExtUIOp::create(e.b, e.loc, e.i64(), v32); }
+
+Value byteAt(Emitter &e, Value base, Value offset64) {
+  return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
+                             ValueRange{offset64});
+}
+} // namespace
+
+int64_t TimelineProbes::warpGroups() const { return plan.threads / 128; }
+
+void TimelineProbes::install(Emitter &e, WarpGroupFrame &frame) {
+  MLIRContext *ctx = e.b.getContext();
+  LLVM::LLVMFuncOp fn = frame.fn;
+  // The trailing parameter (FunctionOpInterface::insertArgument cannot
+  // clone a void LLVM function type): the type, the argument attributes
+  // when there are any, the entry block's argument.
+  LLVM::LLVMFunctionType type = fn.getFunctionType();
+  SmallVector<Type> params(type.getParams());
+  params.push_back(e.ptr(1));
+  fn.setFunctionType(LLVM::LLVMFunctionType::get(type.getReturnType(), params, type.isVarArg()));
+  if (ArrayAttr attrs = fn.getArgAttrsAttr()) {
+    SmallVector<Attribute> all(attrs.begin(), attrs.end());
+    all.push_back(DictionaryAttr::get(ctx));
+    fn.setArgAttrsAttr(ArrayAttr::get(ctx, all));
+  }
+  buffer = fn.getBody().front().addArgument(e.ptr(1), fn.getLoc());
+
+  // The counter: one i32 per thread, promoted to a register by LLVM.
+  counter = LLVM::AllocaOp::create(e.b, e.loc, e.ptr(), e.i32(), e.c64(1));
+  LLVM::StoreOp::create(e.b, e.loc, e.c32(0), counter);
+
+  // This CTA's slot: CTA s * stride records in slot s, s < min(ctas, CTAs).
+  Value bx = e.blockIdx(0), by = e.blockIdx(1), bz = e.blockIdx(2);
+  Value gx = e.gridDim(0), gy = e.gridDim(1), gz = e.gridDim(2);
+  Value linear = e.add(bx, e.mul(gx, e.add(by, e.mul(gy, bz))));
+  Value total = e.mul(gx, e.mul(gy, gz));
+  Value slots = arith::MinUIOp::create(e.b, e.loc, total, e.c32(ctas));
+  Value stride = e.divu(total, slots);
+  slot = e.divu(linear, stride);
+  sampled = e.land(e.cmp(CmpIPredicate::eq, e.remu(linear, stride), e.c32(0)),
+                   e.cmp(CmpIPredicate::ult, slot, slots));
+
+  // What was instrumented, for the manifest (the driver reads it).
+  Builder b(ctx);
+  SmallVector<Attribute> groups;
+  auto group = [&](StringRef role, StringRef name) {
+    groups.push_back(b.getDictionaryAttr({b.getNamedAttr("role", b.getStringAttr(role)),
+                                          b.getNamedAttr("name", b.getStringAttr(name))}));
+  };
+  if (hasProducer())
+    group("producer", "producer");
+  for (int64_t c = 0; c < warpGroups() - (hasProducer() ? 1 : 0); ++c)
+    group("consumer", ("consumer " + std::to_string(c)));
+  SmallVector<unsigned> units;
+  if (hasProducer())
+    units.append(plan.loadUnits.begin(), plan.loadUnits.end());
+  for (const BodyUnit &u : plan.body)
+    if (!llvm::is_contained(units, u.unit))
+      units.push_back(u.unit);
+  llvm::sort(units);
+  SmallVector<Attribute> unitAttrs;
+  for (unsigned u : units) {
+    int64_t g = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).group;
+    unitAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("id", b.getI64IntegerAttr(u)),
+         b.getNamedAttr("name", b.getStringAttr(plan.graph.units[u].name)),
+         b.getNamedAttr("group", b.getI64IntegerAttr(g))}));
+  }
+  fn->setAttr("stagecraft.timeline",
+              b.getDictionaryAttr({b.getNamedAttr("ctas", b.getI64IntegerAttr(ctas)),
+                                   b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
+                                   b.getNamedAttr("warp_groups", b.getArrayAttr(groups)),
+                                   b.getNamedAttr("units", b.getArrayAttr(unitAttrs))}));
+}
+
+void TimelineProbes::enter(Emitter &e, Value consumer, Value thread) {
+  Value first = e.cmp(CmpIPredicate::eq, e.remu(thread, e.c32(128)), e.c32(0));
+  recording = e.land(sampled, first);
+  Value wg = consumer ? e.add(consumer, e.c32(hasProducer() ? 1 : 0)) : e.c32(0);
+  Value index = e.add(e.mul(slot, e.c32(warpGroups())), wg);
+  region = byteAt(e, buffer, e.mul(i64Of(e, index), e.c64(kHeaderBytes + kRecordBytes * capacity)));
+}
+
+Value TimelineProbes::start(Emitter &e) {
+  // One asm, no branch: the stamp in recording threads, 0 elsewhere.
+  Value flag = arith::ExtUIOp::create(e.b, e.loc, e.i32(), recording);
+  auto op = LLVM::InlineAsmOp::create(
+      e.b, e.loc, e.i64(), ValueRange{flag},
+      e.b.getStringAttr("{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\nmov.u64 $0, 0;\n"
+                        "@p mov.u64 $0, %globaltimer;\n}"),
+      e.b.getStringAttr("=l,r"), e.b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(e.b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return op.getResult(0);
+}
+
+void TimelineProbes::record(Emitter &e, Value start, unsigned unit, Value iteration,
+                            Value when) {
+  e.ifThen(e.land(recording, when), [&] {
+    Value end = NVVM::GlobalTimerOp::create(e.b, e.loc, e.i64());
+    Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);
+    e.ifThen(e.cmp(CmpIPredicate::ult, n, e.c32(capacity)), [&] {
+      Value at = byteAt(e, region, e.add(e.c64(kHeaderBytes), e.mul(i64Of(e, n), e.c64(kRecordBytes))));
+      LLVM::StoreOp::create(e.b, e.loc, start, at, /*alignment=*/8);
+      LLVM::StoreOp::create(e.b, e.loc, end, byteAt(e, at, e.c64(8)), 8);
+      LLVM::StoreOp::create(e.b, e.loc, e.c32(unit), byteAt(e, at, e.c64(16)), 8);
+      LLVM::StoreOp::create(e.b, e.loc, iteration, byteAt(e, at, e.c64(20)), 4);
+    });
+    // Counted past the capacity too: the runner reports the overflow.
+    LLVM::StoreOp::create(e.b, e.loc, e.add(n, e.c32(1)), counter);
+  });
+}
+
+void TimelineProbes::finish(Emitter &e) {
+  e.ifThen(recording, [&] {
+    Value sm = NVVM::SmIdOp::create(e.b, e.loc, e.i32());
+    Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);
+    LLVM::StoreOp::create(e.b, e.loc, n, region, 8);
+    LLVM::StoreOp::create(e.b, e.loc, sm, byteAt(e, region, e.c64(4)), 4);
+  });
+}

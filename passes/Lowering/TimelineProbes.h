@@ -1,0 +1,78 @@
+//===- TimelineProbes.h - the measured-timeline instrumentation -*- C++ -*-===//
+//
+// tile-lower-to-nvvm{timeline=true} emits the kernel's instrumented variant
+// (docs/bundle-format.md, "The instrumented kernel"): the same code plus one
+// trailing `.u64` parameter, the event buffer, and %globaltimer stamps around
+// every unit a warp group runs, taken by one thread per warp group (thread 0
+// of the producer warp group, thread 0 of each consumer warp group) of a few
+// sampled CTAs. Each record is {start, end, unit, source iteration}; the
+// thread counts its records in a local counter (a register once LLVM
+// promotes it), drops those past the capacity but counts them, and writes
+// its region's header {count, %smid} when its role's code ends.
+//
+// Sampled CTAs: S' = min(ctas, CTAs of the launch) of them, stride
+// = CTAs / S', CTA s * stride in slot s (linear ids x + gx * (y + gy * z)).
+// The driver writes the same list into the manifest (TimelineBuild.cpp).
+//
+// What is timed: a consumer unit from before its wgmma wait and ring waits
+// to after its releases (a dot's wgmma is asynchronous: its interval is the
+// issue, its completion shows in the wait of the unit reading the result);
+// a load unit from before its wait for a free slot to after the TMA issue.
+// Units predicated off (source iteration outside the trip count) record
+// nothing. A persistent kernel's iteration is the running source iteration
+// over the block's tiles (the tile's ring base + i), as the rings count.
+//
+// The lowering describes what it instrumented in the function's
+// `stagecraft.timeline` attribute (warp groups, units, ctas, capacity); the
+// driver turns it into the manifest's `timeline` object.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAGECRAFT_PASSES_LOWERING_TIMELINEPROBES_H
+#define STAGECRAFT_PASSES_LOWERING_TIMELINEPROBES_H
+
+#include "passes/Lowering/HopperOps.h"
+#include "passes/Lowering/Placement.h"
+
+namespace stagecraft::lowering {
+
+class WarpGroupFrame;
+
+class TimelineProbes {
+public:
+  TimelineProbes(const KernelPlan &plan, int64_t ctas, int64_t capacity)
+      : plan(plan), ctas(ctas), capacity(capacity) {}
+
+  /// Adds the event-buffer parameter to the frame's function, the record
+  /// counter and this CTA's slot (at the start of the entry block, where
+  /// the builder of `e` must be), and the `stagecraft.timeline` attribute.
+  void install(hopper::Emitter &e, WarpGroupFrame &frame);
+
+  /// The code of one warp group starts: `consumer` -1 for the producer,
+  /// else the consumer warp group's index (i32); `thread` the thread's index
+  /// in its role (the consumer-relative one for consumers).
+  void enter(hopper::Emitter &e, mlir::Value consumer, mlir::Value thread);
+  /// A unit's start stamp (0 in threads that do not record).
+  mlir::Value start(hopper::Emitter &e);
+  /// Appends {start, now, unit, iteration} when this thread records and
+  /// `when` (i1) holds.
+  void record(hopper::Emitter &e, mlir::Value start, unsigned unit, mlir::Value iteration,
+              mlir::Value when);
+  /// The header {count, %smid}, at the end of the warp group's code.
+  void finish(hopper::Emitter &e);
+
+  /// Timeline ids of the warp groups.
+  int64_t warpGroups() const;
+  bool hasProducer() const { return plan.producerGroup >= 0; }
+
+private:
+  const KernelPlan &plan;
+  int64_t ctas, capacity;
+  mlir::Value counter;              // i32 alloca
+  mlir::Value buffer;               // !llvm.ptr<1>
+  mlir::Value sampled, slot;        // i1, i32
+  mlir::Value recording, region;    // the current role's (enter)
+};
+
+} // namespace stagecraft::lowering
+
+#endif // STAGECRAFT_PASSES_LOWERING_TIMELINEPROBES_H

@@ -1,0 +1,70 @@
+// RUN: stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm="timeline=true timeline-ctas=3 timeline-capacity=100" | FileCheck %s
+// RUN: stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=PLAIN
+// RUN: not stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm="target=sm_100a timeline=true" 2>&1 | FileCheck %s --check-prefix=SM100
+
+// The instrumented variant (docs/bundle-format.md, "The instrumented kernel"):
+// the kernel's parameters plus a trailing global pointer, the event buffer,
+// and what it records described for the driver.
+// CHECK: llvm.func @gemm(
+// CHECK-SAME: %arg5: i32, %[[BUF:.*]]: !llvm.ptr<1>)
+// CHECK-SAME: stagecraft.timeline = {capacity = 100 : i64, ctas = 3 : i64,
+// CHECK-SAME: units = [{group = 0 : i64, id = 0 : i64, name = "loadA"}, {group = 0 : i64, id = 1 : i64, name = "loadB"}, {group = 1 : i64, id = 2 : i64, name = "MMA"}]
+// CHECK-SAME: warp_groups = [{name = "producer", role = "producer"}, {name = "consumer 0", role = "consumer"}, {name = "consumer 1", role = "consumer"}]
+// The record counter, then the sampled-CTA guard: the linear CTA id, the
+// stride (CTAs / min(3, CTAs)) and the slot.
+// CHECK: %[[COUNTER:.*]] = llvm.alloca
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: nvvm.read.ptx.sreg.nctaid.z
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: %[[SLOTS:.*]] = arith.minui %{{.*}}, %[[C3]]
+// CHECK: %[[STRIDE:.*]] = arith.divui %[[TOTAL:.*]], %[[SLOTS]]
+// CHECK: %[[SLOT:.*]] = arith.divui %[[LINEAR:.*]], %[[STRIDE]]
+// CHECK: arith.cmpi ult, %[[SLOT]], %[[SLOTS]]
+// CHECK: arith.remui %[[LINEAR]], %[[STRIDE]]
+// The producer's thread 0 records into region (slot * 3 + 0) of 16 + 24 * 100 bytes.
+// CHECK: nvvm.setmaxregister decrease
+// CHECK: %[[C2416:.*]] = arith.constant 2416 : i64
+// CHECK: llvm.getelementptr %[[BUF]]
+// Each load unit: a stamp before (0 outside the recording threads), the
+// issue, then the record {start, end, unit, iteration} while there is room,
+// the count either way.
+// CHECK: llvm.inline_asm has_side_effects {{.*}}@p mov.u64 $0, %globaltimer;
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.if
+// CHECK-NEXT: %[[END:.*]] = nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK-NEXT: %[[N0:.*]] = llvm.load %[[COUNTER]]
+// CHECK-NEXT: arith.constant 100 : i32
+// CHECK-NEXT: arith.cmpi ult, %[[N0]]
+// CHECK-NEXT: scf.if
+// CHECK: llvm.store %[[START:.*]], %{{.*}} {alignment = 8 : i64} : i64
+// CHECK: llvm.store %[[END]], %{{.*}} {alignment = 8 : i64} : i64
+// CHECK: arith.constant 0 : i32
+// CHECK-NEXT: llvm.store
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32
+// CHECK: arith.constant 1 : i32
+// CHECK-NEXT: arith.addi %[[N0]]
+// CHECK-NEXT: llvm.store %{{.*}}, %[[COUNTER]]
+// The header at the end of the producer's loop: count, %smid.
+// CHECK: %[[SM:.*]] = nvvm.read.ptx.sreg.smid
+// CHECK-NEXT: %[[N:.*]] = llvm.load %[[COUNTER]]
+// CHECK-NEXT: llvm.store %[[N]], %[[REGION:.*]] {alignment = 8 : i64} : i32, !llvm.ptr<1>
+// CHECK-NEXT: arith.constant 4 : i64
+// CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[REGION]]
+// CHECK-NEXT: llvm.store %[[SM]], %[[AT]]
+// Consumers: region 1 + the consumer warp group, thread 0 of each records MMA (unit 2).
+// CHECK: nvvm.setmaxregister increase
+// CHECK: arith.constant 128 : i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}%globaltimer
+// CHECK: wgmma.mma_async
+// CHECK: nvvm.read.ptx.sreg.globaltimer
+// CHECK: arith.constant 2 : i32
+// CHECK: nvvm.read.ptx.sreg.smid
+
+// The kernel itself has none of it.
+// PLAIN: llvm.func @gemm(
+// PLAIN-SAME: %arg5: i32)
+// PLAIN-NOT: stagecraft.timeline
+// PLAIN-NOT: globaltimer
+// PLAIN-NOT: smid
+
+// SM100: error: tile-lower-to-nvvm: timeline=true needs target sm_90a
