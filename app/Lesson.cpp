@@ -75,7 +75,8 @@ const std::map<std::string, Criterion::Kind> &kinds() {
       {"wait", Criterion::Kind::Wait},
       {"steady_state", Criterion::Kind::SteadyState},
       {"measured_speedup", Criterion::Kind::MeasuredSpeedup},
-      {"predicted_speedup", Criterion::Kind::PredictedSpeedup}};
+      {"predicted_speedup", Criterion::Kind::PredictedSpeedup},
+      {"consumers", Criterion::Kind::Consumers}};
   return k;
 }
 
@@ -96,6 +97,7 @@ std::vector<std::string> fieldsOf(Criterion::Kind k) {
   case K::SteadyState: return {"equals", "one_of"};
   case K::MeasuredSpeedup: return {"min"};
   case K::PredictedSpeedup: return {"min"};
+  case K::Consumers: return {"is"};
   }
   return {};
 }
@@ -158,6 +160,12 @@ llvm::Expected<Criterion> parseCriterion(const json::Value &v, const std::string
           return fail(where + ".one_of: expected strings");
         c.steadyStates.push_back(str->str());
       }
+    } else if (key == "is") {
+      auto s = f.getAsString();
+      std::optional<Consumers> arrangement = s ? parseConsumers(*s) : std::nullopt;
+      if (!arrangement)
+        return fail(where + ".is: expected \"cooperative\", \"pingpong\" or \"staggered\"");
+      c.consumers = arrangement;
     } else if (key == "value") {
       auto b = f.getAsBoolean();
       if (!b)
@@ -192,6 +200,8 @@ llvm::Expected<Criterion> parseCriterion(const json::Value &v, const std::string
     return fail(where + ": a registers criterion needs \"group\" and \"max\"");
   if (c.kind == K::WarpSpecialized && !c.value)
     return fail(where + ".value: missing");
+  if (c.kind == K::Consumers && !c.consumers)
+    return fail(where + ".is: missing");
   if (c.kind == K::SteadyState && c.steadyStates.empty())
     return fail(where + ": needs \"equals\" or \"one_of\"");
   if ((c.kind == K::MeasuredSpeedup || c.kind == K::PredictedSpeedup) && !c.min)
@@ -387,6 +397,11 @@ GoalStatus stagecraft::app::evaluateGoal(const Lesson &lesson, const LoopGraph &
                " registers per thread (goal: " + bounds(c) + ")";
       break;
     }
+    case K::Consumers:
+      r.met = report.consumers == *c.consumers;
+      r.text = std::string("the consumer warp groups are ") + consumersName(report.consumers) +
+               " (goal: " + consumersName(*c.consumers) + ")";
+      break;
     case K::WarpSpecialized:
       r.met = report.warpSpecialized == *c.value;
       r.text = std::string("the loop is ") + (report.warpSpecialized ? "" : "not ") +

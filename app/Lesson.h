@@ -52,6 +52,7 @@ struct Criterion {
     SteadyState,
     MeasuredSpeedup,
     PredictedSpeedup,
+    Consumers,
   };
   Kind kind = Kind::Legal;
   bool optional = false;
@@ -59,6 +60,7 @@ struct Criterion {
   std::optional<double> min, max;      // numeric bounds (inclusive)
   std::optional<int64_t> group;        // Registers
   std::optional<bool> value;           // WarpSpecialized
+  std::optional<Consumers> consumers;  // Consumers: the arrangement asked for
   std::vector<std::string> steadyStates; // SteadyState: equals one of these
   std::string says;                    // optional: the goal's own words
 };

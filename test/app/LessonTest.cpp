@@ -33,10 +33,18 @@ LoopGraph graphOf(const Lesson &l) {
 
 /// Every schedule one board action away: a drag of any card to any cell
 /// (before any card there, or at its end; a new stage on either side, a new
-/// warp group below) or a wait depth of a dot. Only legal actions apply.
+/// warp group below), a wait depth of a dot, or the consumer arrangement. Only
+/// legal actions apply.
 std::vector<std::pair<std::string, ScheduleEditor>> neighbours(const ScheduleEditor &ed) {
   std::vector<std::pair<std::string, ScheduleEditor>> out;
   const LoopGraph &g = ed.graph();
+  // The consumers control above the board.
+  for (Consumers c : {Consumers::Cooperative, Consumers::PingPong, Consumers::Staggered}) {
+    ScheduleEditor next = ed;
+    MoveOutcome m = next.setConsumers(c);
+    if (m.applied && m.changed)
+      out.push_back({std::string("consumers = ") + consumersName(c), std::move(next)});
+  }
   for (const Unit &u : g.units) {
     for (int64_t stage = -1; stage <= ed.numStages(); ++stage)
       for (int64_t group = 0; group <= ed.numGroups(); ++group) {
@@ -205,7 +213,7 @@ TEST(Lessons, BadLessonFilesAreExplained) {
                 .find("lesson.md:1: the first line must be the title"),
             std::string::npos);
   EXPECT_NE(error(make("b", ok, head + R"([{"kind": "fast"}]})"))
-                .find("goal.json: criteria[0].kind: unknown \"fast\" (known: ahead, copies,"),
+                .find("goal.json: criteria[0].kind: unknown \"fast\" (known: ahead, consumers, copies,"),
             std::string::npos);
   EXPECT_NE(error(make("c", ok, head + R"([{"kind": "ahead", "unit": "loadA", "min": 1}]})"))
                 .find("criteria[0]: needs the other op (\"of\")"),

@@ -1,19 +1,17 @@
-// Lesson 6: a persistent GEMM, C[M, N] = A[M, K] * B[N, K]^T.
+// Lesson 6: a persistent GEMM, C[M, N] = A[M, K] * B[N, K]^T, bf16 in, f32
+// accumulation, bf16 out.
 //
-// One program per SM (132 on an H100 SXM) walks the 128x256 output tiles
-// t = pid, pid + 132, ... The inner K loop is the pipelined loop: a producer
-// warp group (group 0) loads A and B one stage ahead of the two consumer warp
-// groups (group 1), whose MMA waits for its own wgmma group (wait = 0).
+// One program per SM (132 on an H100 SXM) walks the 128x128 output tiles
+// t = pid, pid + 132, ... in grouped order. The inner K loop is the pipelined
+// loop: a producer warp group (group 0) loads A and B one stage ahead of two
+// consumer warp groups (group 1) that split every tile (cooperative), each
+// MMA waiting for its own wgmma group (wait = 0).
 // Steady state: MMA(i) loadA(i+1) loadB(i+1).
-//
-// The compiler does not lower persistent kernels yet (a pipelined loop inside
-// a tile loop): the board, the legality check and the lesson work; the
-// compile output says the lowering refuses it.
 module {
-  func.func @persistent_gemm(
+  func.func @persistent_gemm_lesson(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
-      %B: !tile.desc<256x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
-      %C: !tile.desc<128x256xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
       %M: index {tile.size = "M"}, %N: index {tile.size = "N"},
       %K: index {tile.size = "K"})
       attributes {tile.kernel,
@@ -21,31 +19,38 @@ module {
                   tile.defaults = {M = 8192 : i64, N = 8192 : i64, K = 8192 : i64},
                   tile.warpgroups = array<i64: 1, 2>} {
     %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
     %pid = tile.program_id 0 : index
     %nprog = tile.num_programs 0 : index
     %tiles_m = arith.ceildivui %M, %c128 : index
-    %tiles_n = arith.ceildivui %N, %c256 : index
+    %tiles_n = arith.ceildivui %N, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
-    %zero = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
+    %in_group = arith.muli %c8, %tiles_n : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
     scf.for %t = %pid to %tiles step %nprog {
-      %tm = arith.divui %t, %tiles_n : index
-      %tn = arith.remui %t, %tiles_n : index
+      %group = arith.divui %t, %in_group : index
+      %first_m = arith.muli %group, %c8 : index
+      %left_m = arith.subi %tiles_m, %first_m : index
+      %group_m = arith.minui %left_m, %c8 : index
+      %t_in = arith.remui %t, %in_group : index
+      %dm = arith.remui %t_in, %group_m : index
+      %tm = arith.addi %first_m, %dm : index
+      %tn = arith.divui %t_in, %group_m : index
       %m0 = arith.muli %tm, %c128 : index
-      %n0 = arith.muli %tn, %c256 : index
-      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x256xf32>) {
+      %n0 = arith.muli %tn, %c128 : index
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
         %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>}
             : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
         %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>}
-            : !tile.desc<256x64xbf16> -> tensor<256x64xbf16>
+            : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
         %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 1, order = 0, group = 1>}
-            : tensor<128x64xbf16>, tensor<256x64xbf16> -> tensor<128x256xf32>
-        scf.yield %d : tensor<128x256xf32>
+            : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
       }
-      %cb = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xbf16>
-      tile.store %C[%m0, %n0], %cb : !tile.desc<128x256xbf16>, tensor<128x256xbf16>
+      %cb = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+      tile.store %C[%m0, %n0], %cb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
     }
     return
   }
