@@ -65,11 +65,13 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
   frame.emitRoles(e, [&](hopper::Emitter &ce, Value ctid) {
     if (target.blackwell())
       emitTensorMemoryAlloc(ce, plan, ctid);
-    if (probes)
-      probes->enter(ce, ce.divu(ctid, ce.c32(128)), ctid);
-    emitConsumers(ce, plan, frame, ctid);
-    if (probes)
-      probes->finish(ce);
+    frame.emitInstrumentedOrPlain(ce, [&] {
+      if (frame.probes)
+        frame.probes->enter(ce, ce.divu(ctid, ce.c32(128)), ctid);
+      emitConsumers(ce, plan, frame, ctid);
+      if (frame.probes)
+        frame.probes->finish(ce);
+    });
     if (target.blackwell())
       emitTensorMemoryRelease(ce, plan, ctid);
   });

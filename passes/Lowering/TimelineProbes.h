@@ -60,6 +60,9 @@ public:
   /// The header {count, %smid}, at the end of the warp group's code.
   void finish(hopper::Emitter &e);
 
+  /// Whether this CTA records (i1, uniform over the CTA).
+  mlir::Value isSampled() const { return sampled; }
+
   /// Timeline ids of the warp groups.
   int64_t warpGroups() const;
   bool hasProducer() const { return plan.producerGroup >= 0; }

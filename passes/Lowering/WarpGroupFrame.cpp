@@ -275,6 +275,22 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
   });
 }
 
+void WarpGroupFrame::emitInstrumentedOrPlain(Emitter &e, const std::function<void()> &body) {
+  if (!probes) {
+    body();
+    return;
+  }
+  auto branch = scf::IfOp::create(e.b, e.loc, probes->isSampled(), /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(e.b);
+  e.b.setInsertionPointToStart(&branch.getThenRegion().front());
+  body();
+  e.b.setInsertionPointToStart(&branch.getElseRegion().front());
+  TimelineProbes *saved = probes;
+  probes = nullptr;
+  body();
+  probes = saved;
+}
+
 void WarpGroupFrame::emitRoles(Emitter &e,
                                const std::function<void(Emitter &, Value)> &consumer) {
   Value tid = e.threadIdx();
@@ -288,11 +304,13 @@ void WarpGroupFrame::emitRoles(Emitter &e,
   e.b.setInsertionPointToStart(&branch.getThenRegion().front());
   e.setMaxRegisters(plan.producerRegs, /*increase=*/false);
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
-    if (probes)
-      probes->enter(e, Value(), tid);
-    emitProducerLoop(e);
-    if (probes)
-      probes->finish(e);
+    emitInstrumentedOrPlain(e, [&] {
+      if (probes)
+        probes->enter(e, Value(), tid);
+      emitProducerLoop(e);
+      if (probes)
+        probes->finish(e);
+    });
   });
   e.b.setInsertionPointToStart(&branch.getElseRegion().front());
   e.setMaxRegisters(plan.consumerRegs, /*increase=*/true);

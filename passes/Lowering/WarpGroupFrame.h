@@ -104,6 +104,11 @@ public:
   /// The measured-timeline probes (TimelineProbes.h) of the instrumented
   /// variant; null for the kernel itself.
   TimelineProbes *probes = nullptr;
+  /// Emits `body` once where the builder is, or, with probes, twice: with
+  /// them in the sampled CTAs and without them (`probes` null while it
+  /// runs) in the others, so that only the few recording CTAs pay for the
+  /// stamps (their volatile asm keeps ptxas from interleaving across units).
+  void emitInstrumentedOrPlain(hopper::Emitter &e, const std::function<void()> &body);
 
 private:
   void emitProducerLoop(hopper::Emitter &e);
