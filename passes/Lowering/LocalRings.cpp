@@ -95,6 +95,14 @@ void stagecraft::lowering::planLocalRingWaits(KernelPlan &p) {
     int64_t pending = committed + back * nd - d.dotPos - 1;
     if (pending < 0)
       pending = 0;
+    // The reader dot before the writer in the body (the upcast a unit of its
+    // own, a stage ahead): on the H100 the upcast running while that dot's
+    // group was in flight gave wrong results (mxfp8_gemm_upcast with MMA
+    // wait 1; right with wait 0, and with one K iteration), though neither
+    // the slot it writes nor the registers it defines are the dot's. Until
+    // the cause is found, the upcast waits for the dot to retire.
+    if (d.dotPos < committed)
+      pending = 0;
     w.wait = w.wait < 0 ? static_cast<int>(pending) : std::min<int>(w.wait, pending);
   }
 }
