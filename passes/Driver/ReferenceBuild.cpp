@@ -101,23 +101,3 @@ void ReferenceBuild::run() {
   done(true);
 }
 
-void ReferenceThread::start() {
-  if (!started())
-    thread_ = std::thread([b = build_.get()] { b->run(); });
-}
-
-ReferenceBuild &ReferenceThread::join() {
-  if (!started())
-    start();
-  if (thread_.joinable())
-    thread_.join();
-  joined_ = true;
-  return *build_;
-}
-
-ReferenceThread::~ReferenceThread() {
-  if (thread_.joinable()) {
-    build_->abandon.store(true);
-    thread_.join();
-  }
-}

@@ -12,6 +12,8 @@
 
 #include "passes/Target.h"
 
+#include "passes/Driver/BuildThread.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -46,27 +48,8 @@ struct ReferenceBuild {
   void run();
 };
 
-/// A ReferenceBuild on its own thread; joined (after `abandon` is set if it
-/// was not joined before) when destroyed, so no return path leaves it
-/// running.
-class ReferenceThread {
-public:
-  explicit ReferenceThread(std::unique_ptr<ReferenceBuild> build)
-      : build_(std::move(build)) {}
-  ReferenceThread(const ReferenceThread &) = delete;
-  ReferenceThread &operator=(const ReferenceThread &) = delete;
-  ~ReferenceThread();
-
-  void start();
-  bool started() const { return thread_.joinable() || joined_; }
-  /// Waits for the build (starting it here when it was not) and returns it.
-  ReferenceBuild &join();
-
-private:
-  std::unique_ptr<ReferenceBuild> build_;
-  std::thread thread_;
-  bool joined_ = false;
-};
+/// A ReferenceBuild on its own thread (BuildThread.h).
+using ReferenceThread = BuildThread<ReferenceBuild>;
 
 } // namespace stagecraft
 

@@ -125,22 +125,3 @@ void TimelineBuild::run() {
   done(!stop());
 }
 
-void TimelineThread::start() {
-  if (!thread_.joinable() && !joined_)
-    thread_ = std::thread([b = build_.get()] { b->run(); });
-}
-
-TimelineBuild &TimelineThread::join() {
-  start();
-  if (thread_.joinable())
-    thread_.join();
-  joined_ = true;
-  return *build_;
-}
-
-TimelineThread::~TimelineThread() {
-  if (thread_.joinable()) {
-    build_->abandon.store(true);
-    thread_.join();
-  }
-}

@@ -16,6 +16,8 @@
 #include "passes/Driver/TimelineManifest.h"
 #include "passes/Target.h"
 
+#include "passes/Driver/BuildThread.h"
+
 #include <atomic>
 #include <memory>
 #include <string>
@@ -44,22 +46,8 @@ struct TimelineBuild {
   void run();
 };
 
-/// A TimelineBuild on its own thread; joined (abandoned first when nobody
-/// joined it) when destroyed.
-class TimelineThread {
-public:
-  explicit TimelineThread(std::unique_ptr<TimelineBuild> build) : build_(std::move(build)) {}
-  TimelineThread(const TimelineThread &) = delete;
-  TimelineThread &operator=(const TimelineThread &) = delete;
-  ~TimelineThread();
-  void start();
-  TimelineBuild &join();
-
-private:
-  std::unique_ptr<TimelineBuild> build_;
-  std::thread thread_;
-  bool joined_ = false;
-};
+/// A TimelineBuild on its own thread (BuildThread.h).
+using TimelineThread = BuildThread<TimelineBuild>;
 
 } // namespace stagecraft
 
