@@ -146,6 +146,8 @@ def collect():
                 entry.update(asset="gemm", variant=name, size=r["size"], schedule=all_sched[name],
                              sizes={"M": 2000, "N": 2304, "K": 1000})
             elif folder.startswith("gemm-"):
+                if "variant" not in r:
+                    continue  # not a sweep (the bars' runs of bench/perf bundles)
                 variant = r["variant"]
                 asset, _, v = variant.rpartition("/")
                 asset = asset or "gemm"
@@ -153,7 +155,9 @@ def collect():
                              schedule=gemm_variant_schedule(asset, v),
                              sizes=gemm_sweep.SIZES[r["size"]])
             elif folder.startswith("attention-"):
-                base = os.path.basename(r["bundle"])
+                base = os.path.basename(r["bundle"].rstrip("/"))
+                if base.count("--") != 2:
+                    continue  # not the attention sweep's bundles (bench/perf's)
                 asset, sname, size = base.split("--")
                 sizes = None
                 for a, s in att["PROBLEMS"]:
