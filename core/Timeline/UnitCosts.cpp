@@ -290,29 +290,12 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     return failure();
   KernelCosts costs;
   costs.kernel = kernel.getSymName().str();
-  std::vector<int64_t> sizes = sig->sizeDefaults;
-  for (const auto &[name, value] : overrides) {
-    int i = sig->sizeIndex(name);
-    if (i < 0) {
-      std::string known;
-      for (const std::string &n : sig->sizeNames)
-        known += (known.empty() ? "" : ", ") + n;
-      return kernel.emitError("unknown size \"")
-             << name << "\" for kernel @" << costs.kernel << " (its sizes: " << known << ")";
-    }
-    if (value < 1 || value > (1ll << 31) - 1)
-      return kernel.emitError("size ") << name << " = " << value
-                                       << " is out of range (1 to 2^31-1)";
-    sizes[i] = value;
-  }
-  for (unsigned i = 0; i < sizes.size(); ++i)
-    costs.sizes.push_back({sig->sizeNames[i], sizes[i]});
-  costs.grid = KernelSignature::evaluate(sig->grid, sizes);
-  while (costs.grid.size() < 3)
-    costs.grid.push_back(1);
-  for (int64_t g : costs.grid)
-    if (g < 1)
-      return kernel.emitError("grid dimension ") << g << " is out of range at these sizes";
+  FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
+  if (failed(bound))
+    return failure();
+  std::vector<int64_t> sizes = bound->values;
+  costs.sizes = bound->sizes;
+  costs.grid = bound->grid;
 
   FailureOr<scf::ForOp> maybeLoop = findPipelinedLoop(kernel);
   if (failed(maybeLoop))

@@ -57,29 +57,12 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     return failure();
   KernelManifest m;
   m.kernel = kernel.getSymName().str();
-  std::vector<int64_t> sizes = sig->sizeDefaults;
-  for (const auto &[name, value] : overrides) {
-    int i = sig->sizeIndex(name);
-    if (i < 0) {
-      std::string known;
-      for (const std::string &n : sig->sizeNames)
-        known += (known.empty() ? "" : ", ") + n;
-      return kernel.emitError("unknown size \"")
-             << name << "\" for kernel @" << m.kernel << " (its sizes: " << known << ")";
-    }
-    if (value < 1 || value > (1ll << 31) - 1)
-      return kernel.emitError("size ") << name << " = " << value
-                                       << " is out of range (1 to 2^31-1)";
-    sizes[i] = value;
-  }
-  for (unsigned i = 0; i < sizes.size(); ++i)
-    m.sizes.push_back({sig->sizeNames[i], sizes[i]});
-  m.grid = KernelSignature::evaluate(sig->grid, sizes);
-  while (m.grid.size() < 3)
-    m.grid.push_back(1);
-  for (int64_t g : m.grid)
-    if (g < 1 || g > 0x7fffffff)
-      return kernel.emitError("grid dimension ") << g << " is out of range at these sizes";
+  FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
+  if (failed(bound))
+    return failure();
+  std::vector<int64_t> sizes = bound->values;
+  m.sizes = bound->sizes;
+  m.grid = bound->grid;
   m.programs = m.grid[0] * m.grid[1] * m.grid[2];
 
   std::vector<bool> stored(kernel.getNumArguments(), false);

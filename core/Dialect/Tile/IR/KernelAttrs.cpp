@@ -109,6 +109,37 @@ std::vector<int64_t> KernelSignature::evaluate(AffineMap map,
   return values;
 }
 
+FailureOr<KernelSignature::Bound>
+KernelSignature::bind(const std::vector<std::pair<std::string, int64_t>> &overrides) const {
+  func::FuncOp f = func; // diagnostics need a non-const op
+  Bound b;
+  b.values = sizeDefaults;
+  for (const auto &[name, value] : overrides) {
+    int i = sizeIndex(name);
+    if (i < 0) {
+      std::string known;
+      for (const std::string &n : sizeNames)
+        known += (known.empty() ? "" : ", ") + n;
+      return f.emitError("unknown size \"")
+             << name << "\" for kernel @" << f.getSymName() << " (its sizes: " << known
+             << ")";
+    }
+    if (value < 1 || value > (1ll << 31) - 1)
+      return f.emitError("size ") << name << " = " << value
+                                     << " is out of range (1 to 2^31-1)";
+    b.values[i] = value;
+  }
+  for (unsigned i = 0; i < b.values.size(); ++i)
+    b.sizes.push_back({sizeNames[i], b.values[i]});
+  b.grid = evaluate(grid, b.values);
+  while (b.grid.size() < 3)
+    b.grid.push_back(1);
+  for (int64_t g : b.grid)
+    if (g < 1 || g > 0x7fffffff)
+      return f.emitError("grid dimension ") << g << " is out of range at these sizes";
+  return b;
+}
+
 SmallVector<func::FuncOp> stagecraft::tile::getKernels(ModuleOp module) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : module.getOps<func::FuncOp>())

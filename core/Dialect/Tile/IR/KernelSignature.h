@@ -42,6 +42,17 @@ struct KernelSignature {
   /// Evaluates an affine map of the sizes at concrete values.
   static std::vector<int64_t> evaluate(mlir::AffineMap map,
                                        llvm::ArrayRef<int64_t> sizes);
+
+  /// The sizes (defaults, then `overrides` by name) and the launch grid at
+  /// them (three dimensions). An unknown size, a size outside 1..2^31-1 or a
+  /// grid dimension outside that range is an error at the kernel.
+  struct Bound {
+    std::vector<std::pair<std::string, int64_t>> sizes; // in argument order
+    std::vector<int64_t> values;                        // the same, values only
+    std::vector<int64_t> grid;
+  };
+  mlir::FailureOr<Bound>
+  bind(const std::vector<std::pair<std::string, int64_t>> &overrides) const;
 };
 
 /// The kernels of a module, in order.
