@@ -142,6 +142,9 @@ private:
   bool stepEndOfIteration(int cta, int wg);
   bool stepEpilogue(int cta, int wg);
   bool retireThrough(int cta, int wg, int64_t index, const std::string &reason);
+  /// Retires the groups of the dot results unit `p` reads in registers (not
+  /// as its accumulator) at iteration `i`; false while one is in flight.
+  bool retireDotInputs(int cta, int wg, const UnitPlan &p, int64_t i);
   void releaseReader(int cta, unsigned load, int64_t i, double t);
   void pipeDone(int kind);
   /// After an arrival or a completion at `t`: the pipes' rates and their
@@ -233,6 +236,19 @@ void SmRun::releaseReader(int cta, unsigned load, int64_t i, double t) {
   }
 }
 
+bool SmRun::retireDotInputs(int cta, int wg, const UnitPlan &p, int64_t i) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  for (const auto &d : p.dotDeps) {
+    int64_t src = i - d.back;
+    if (src < 0)
+      continue;
+    int64_t idx = r.groupOf[d.dot][src];
+    if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
+      return false;
+  }
+  return true;
+}
+
 bool SmRun::retireThrough(int cta, int wg, int64_t index, const std::string &reason) {
   WgRun &r = ctas_[cta].wgs[wg];
   if (index < static_cast<int64_t>(r.retired))
@@ -315,15 +331,8 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
     r.phase = 1;
   }
   if (r.phase == 1) {
-    // Dot results it reads in registers (not as its accumulator).
-    for (const auto &d : p.dotDeps) {
-      int64_t src = i - d.back;
-      if (src < 0)
-        continue;
-      int64_t idx = r.groupOf[d.dot][src];
-      if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
-        return false;
-    }
+    if (!retireDotInputs(cta, wg, p, i))
+      return false;
     // The full barriers of its shared-memory operands.
     double t = r.now;
     std::string waitedFor;
@@ -368,14 +377,8 @@ bool SmRun::stepCompute(int cta, int wg, unsigned u, int64_t i) {
     r.phase = 1;
   }
   if (r.phase == 1) {
-    for (const auto &d : p.dotDeps) {
-      int64_t src = i - d.back;
-      if (src < 0)
-        continue;
-      int64_t idx = r.groupOf[d.dot][src];
-      if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
-        return false;
-    }
+    if (!retireDotInputs(cta, wg, p, i))
+      return false;
     if (p.writesAccumulator && !r.groups.empty() &&
         !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1,
                        "every wgmma before " + g_.units[u].name + " (it writes an accumulator)"))
