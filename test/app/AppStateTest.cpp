@@ -36,26 +36,9 @@ TEST(AppState, OpensTheExampleAndCompilesInTheBackground) {
 TEST(AppState, AnOpTheLoweringRefusesIsShownOnItsCard) {
   // A column reduction in the loop (over the rows of the tile) is refused by
   // the lowering; the refusal is the card's, one sentence, no IR dump.
-  std::string ir = R"(module {
-  func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
-               %C: !tile.desc<64xf32> {tile.shape = affine_map<()[N] -> (N)>},
-               %N: index {tile.size = "N"})
-      attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
-                  tile.defaults = {N = 256 : i64}, tile.warpgroups = array<i64: 2>} {
-    %c0 = arith.constant 0 : index
-    %c128 = arith.constant 128 : index
-    %z = arith.constant dense<0.0> : tensor<64xf32>
-    %r = scf.for %i = %c0 to %N step %c128 iter_args(%acc = %z) -> (tensor<64xf32>) {
-      %a = tile.load %A[%i, %c0] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
-      %f = arith.extf %a : tensor<128x64xbf16> to tensor<128x64xf32>
-      %s = tile.reduce sum %f, dim = 0 : tensor<128x64xf32> -> tensor<64xf32>
-      %n = arith.addf %acc, %s : tensor<64xf32>
-      scf.yield %n : tensor<64xf32>
-    }
-    tile.store %C[%c0], %r : !tile.desc<64xf32>, tensor<64xf32>
-    return
-  }
-})";
+  std::ifstream in(STAGECRAFT_TEST_INPUTS_DIR "/reduce-over-rows.mlir");
+  std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(ir.empty());
   AppConfig config = test::testConfig();
   config.backend = CompileBackend::driver(); // the real lowering refuses it
   AppState app(config);
@@ -66,7 +49,7 @@ TEST(AppState, AnOpTheLoweringRefusesIsShownOnItsCard) {
   EXPECT_NE(err.find("over the rows (dim = 0) is not lowered"), std::string::npos) << err;
   EXPECT_EQ(err.find("see current operation"), std::string::npos) << err;
   EXPECT_EQ(app.compileErrorOf("load_0"), "");
-  EXPECT_NE(app.compileView().firstError().find("colsum.mlir:13:12: error: tile-lower-to-nvvm: "), std::string::npos)
+  EXPECT_NE(app.compileView().firstError().find("colsum.mlir:15:10: error: tile-lower-to-nvvm: "), std::string::npos)
       << app.compileView().firstError();
 }
 

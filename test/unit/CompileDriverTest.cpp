@@ -220,33 +220,19 @@ TEST(CompileDriver, CancellingAfterTheCheckOrThePtxStopsThere) {
 TEST(CompileDriver, ALoweringErrorWhileTheReferenceRunsAlongside) {
   // Legal, and its plain reference lowers; the kernel's lowering refuses a
   // reduction across the rows.
-  std::string source = R"(
-func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
-             %C: !tile.desc<64xf32> {tile.shape = affine_map<()[N] -> (N)>},
-             %N: index {tile.size = "N"})
-    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
-                tile.defaults = {N = 256 : i64}, tile.warpgroups = array<i64: 2>} {
-  %c0 = arith.constant 0 : index
-  %c128 = arith.constant 128 : index
-  %z = arith.constant dense<0.0> : tensor<64xf32>
-  %r = scf.for %i = %c0 to %N step %c128 iter_args(%acc = %z) -> (tensor<64xf32>) {
-    %a = tile.load %A[%i, %c0] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
-    %f = arith.extf %a : tensor<128x64xbf16> to tensor<128x64xf32>
-    %s = tile.reduce sum %f, dim = 0 : tensor<128x64xf32> -> tensor<64xf32>
-    %n = arith.addf %acc, %s : tensor<64xf32>
-    scf.yield %n : tensor<64xf32>
+  auto buffer = llvm::MemoryBuffer::getFile(STAGECRAFT_TEST_INPUTS_DIR "/reduce-over-rows.mlir");
+  ASSERT_TRUE(bool(buffer));
+  std::string source = (*buffer)->getBuffer().str();
+  for (bool ptxFirst : {false, true}) {
+    SCOPED_TRACE(ptxFirst ? "PTX first (the app)" : "reference alongside (the command line)");
+    CompileOptions o = noCubin();
+    o.ptxFirst = ptxFirst;
+    CompileResult r = compile(source, "rows.mlir", o);
+    ASSERT_EQ(r.status, CompileResult::Status::Error);
+    EXPECT_NE(errors(r).find("rows.mlir:15:"), std::string::npos) << errors(r);
+    EXPECT_NE(errors(r).find("is not lowered"), std::string::npos) << errors(r);
+    EXPECT_TRUE(r.ptx.empty());
   }
-  tile.store %C[%c0], %r : !tile.desc<64xf32>, tensor<64xf32>
-  return
-}
-)";
-  CompileOptions o = noCubin();
-  o.ptxFirst = false;
-  CompileResult r = compile(source, "rows.mlir", o);
-  ASSERT_EQ(r.status, CompileResult::Status::Error);
-  EXPECT_NE(errors(r).find("rows.mlir:13:"), std::string::npos) << errors(r);
-  EXPECT_NE(errors(r).find("is not lowered"), std::string::npos) << errors(r);
-  EXPECT_TRUE(r.ptx.empty());
 }
 
 // ptxas runs as a child process: its cubin and report are read back, its
