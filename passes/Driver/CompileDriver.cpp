@@ -239,6 +239,9 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   result.checkMillis = millisSince(t);
   if (options.scheduleOnly)
     return finish(CompileResult::Status::Ok);
+  // The phases handed on so far succeeded (finish() sets the final status;
+  // until then the result's default is Error, which the app would show).
+  result.status = CompileResult::Status::Ok;
   if (options.onScheduleChecked)
     options.onScheduleChecked(result);
 
@@ -365,6 +368,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     reference->start();
   if (timelineBuild && !cancelled(options))
     timelineBuild->start();
+  result.status = CompileResult::Status::Ok;
   if (options.onPtx)
     options.onPtx(result);
   if (cancelled(options))

@@ -270,3 +270,34 @@ done
 }
 
 } // namespace
+
+TEST(AppState, AKernelWithoutAModuleAroundItCompilesAndNoPhaseShowsAFailure) {
+  // MLIR lets a file hold bare func.funcs (the parser wraps them in a
+  // module); the app compiles such a file as the command line does. With
+  // the real driver, each phase of a full compile (schedule checked, PTX,
+  // all) arrives in turn; none of a successful compile may show as failed
+  // (the schedule-checked phase once carried the result's default status,
+  // Error, and the compile view flashed "schedule check failed").
+  std::ifstream in(test::assetPath("gemm.mlir"));
+  std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t open = ir.find("module {");
+  ASSERT_NE(open, std::string::npos);
+  ir.erase(open, std::string("module {").size());
+  size_t close = ir.rfind('}');
+  ASSERT_NE(close, std::string::npos);
+  ir.erase(close, 1);
+  AppConfig config = test::testConfig();
+  config.backend = CompileBackend::driver();
+  AppState app(config);
+  ASSERT_TRUE(app.openText(ir, "bare.mlir"));
+  bool sawError = false;
+  ASSERT_TRUE(test::pollUntil(app, [&] {
+    sawError |= app.compileView().state == CompileView::State::Error;
+    return app.compileView().hasFull;
+  }));
+  EXPECT_FALSE(sawError);
+  EXPECT_TRUE(app.compileView().hasChecked);
+  EXPECT_EQ(app.compileView().checked.status, CompileResult::Status::Ok);
+  EXPECT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  EXPECT_EQ(app.compileView().full.kernel, "gemm");
+}
