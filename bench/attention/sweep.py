@@ -46,6 +46,10 @@ SCHEDULES = {
     "cp-dot1-s3": sched_ordered({"loadK": 0, "loadV": 1, "MMA0": 2, "Softmax": 2, "MUL": 2, "MMA1": 3},
                                 ["MMA0", "MMA1", "Softmax", "MUL", "loadK", "loadV"]),
 }
+# FA3's warp-group ping-pong (consumers take turns at their MMAs each iteration;
+# docs/schedule-format.md "consumers") on the default and the best schedule.
+for _name in ("default", "cp-dot1-s3"):
+    SCHEDULES[_name + "-staggered"] = dict(SCHEDULES[_name], consumers="staggered")
 
 PROBLEMS = [
     # asset, sizes
