@@ -43,6 +43,13 @@ double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
   return std::max(byRate, byIssue);
 }
 
+double HopperModel::loadShare(int64_t activeSMs) const {
+  if (activeSMs <= 0 || activeSMs >= sms)
+    return loadBytesPerCycle;
+  double share = loadBytesPerCycle * static_cast<double>(sms) / static_cast<double>(activeSMs);
+  return std::max(loadBytesPerCycle, std::min(share, loadBytesPerCycleMax));
+}
+
 double HopperModel::mathCycles(const MathWork &m) const {
   // Each warp instruction takes an issue slot of its sub-partition (4 per SM
   // and clock, 32 lanes each) and its pipe: FMA at 128 lanes per SM and
@@ -66,6 +73,7 @@ const Field kFields[] = {
     {"clock_ghz", &HopperModel::clockGHz},
     {"tensor_efficiency", &HopperModel::tensorEfficiency},
     {"load_bytes_per_cycle", &HopperModel::loadBytesPerCycle},
+    {"load_bytes_per_cycle_max", &HopperModel::loadBytesPerCycleMax},
     {"load_latency_cycles", &HopperModel::loadLatencyCycles},
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},

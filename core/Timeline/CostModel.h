@@ -50,6 +50,10 @@ struct HopperModel {
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
   double loadBytesPerCycle = 40.0;
+  /// What one SM's TMA can take when fewer SMs stream (a grid smaller than
+  /// the GPU): the L2's bandwidth is shared by the SMs that have CTAs, up
+  /// to this per-SM limit (bytes per cycle).
+  double loadBytesPerCycleMax = 80.0;
   /// TMA load latency beyond the transfer itself (cycles).
   double loadLatencyCycles = 850.6;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
@@ -80,6 +84,8 @@ struct HopperModel {
   double mathCycles(const MathWork &math) const;
   /// TMA transfer time of `bytes` at this SM's share of the bandwidth.
   double transferCycles(double bytes) const { return bytes / loadBytesPerCycle; }
+  /// This SM's share of the L2 bandwidth when `activeSMs` SMs have CTAs.
+  double loadShare(int64_t activeSMs) const;
 
   double nsPerCycle() const { return 1.0 / clockGHz; }
 

@@ -77,6 +77,16 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
           w.units.push_back(u);
           w.span = std::max(w.span, plan.units[u].offset);
         }
+      // Staggered: the two warp groups of the loop's math take turns over
+      // the body's span from its first dot to its last (legality checked
+      // there is exactly one such group of two).
+      if (report.consumers == Consumers::Staggered && !producer && count == 2)
+        for (size_t pos = 0; pos < w.units.size(); ++pos)
+          if (plan.units[w.units[pos]].kind == UnitKind::Dot) {
+            if (w.turnBegin < 0)
+              w.turnBegin = static_cast<int>(pos);
+            w.turnEnd = static_cast<int>(pos);
+          }
       plan.wgs.push_back(std::move(w));
     }
     plan.threads += 128 * count;

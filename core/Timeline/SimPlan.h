@@ -65,6 +65,13 @@ struct WarpGroupPlan {
   /// after they are made (the lowering carries them in iter_args), as
   /// CUDA-core time per iteration.
   double carryCycles = 0;
+  /// Staggered consumers (tile.consumers = "staggered"): in every kernel
+  /// iteration this warp group waits for its turn before the unit at
+  /// `turnBegin` (its first dot, in body order) and hands the turn to the
+  /// other warp group of its group after the unit at `turnEnd` (its last
+  /// dot), as the lowering's named barriers do (passes/Lowering/
+  /// ConsumerLoop.cpp). -1: no turns.
+  int turnBegin = -1, turnEnd = -1;
 };
 
 struct Plan {

@@ -97,6 +97,11 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // CTAs resident together on an SM: no more than the grid spreads there.
   int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(out.ctasPerSM, (out.ctas + model.sms - 1) / model.sms));
+  // A grid smaller than the GPU leaves SMs idle: the L2 bandwidth is shared
+  // by the SMs that have CTAs (the block scheduler spreads CTAs over SMs
+  // first), each up to its own limit.
+  HopperModel sm = model;
+  sm.loadBytesPerCycle = model.loadShare(std::min<int64_t>(model.sms, out.ctas));
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();
@@ -115,7 +120,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   RunResult shownRun;
   auto simulate = [&](int64_t trip, bool record) -> CtaTime {
     int64_t simTrip = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
-    RunResult res = runSm(plan, g, model, simTrip, static_cast<int>(resident), record, options);
+    RunResult res = runSm(plan, g, sm, simTrip, static_cast<int>(resident), record, options);
     CtaTime t;
     if (res.deadlock) {
       t.cycles = -1;

@@ -53,6 +53,7 @@ private:
     int64_t mathJob = -1;
     double waitStart = -1;
     std::string waitReason;
+    bool turnHeld = false; // staggered: inside its turn of kernel iteration k
   };
   struct LoadState {
     std::vector<double> ready, release, releaseMax;
@@ -62,10 +63,15 @@ private:
   struct Cta {
     std::vector<WgRun> wgs;
     std::vector<LoadState> loads;
+    /// Staggered consumers: turnGiven[j][k] is when warp group j of the
+    /// math group was handed its turn of kernel iteration k (kUnknown until
+    /// the other one hands it over).
+    std::vector<std::vector<double>> turnGiven;
   };
   /// Something a blocked warp group waits for.
   struct Key {
-    int kind; // 0: a load ready, 1: a buffer released, 2: a tensor job, 3: a math job
+    int kind; // 0: a load ready, 1: a buffer released, 2: a tensor job, 3: a math job,
+              // 4: a staggered turn (a: warp group in its group, b: kernel iteration)
     int cta;
     int64_t a, b;
     bool operator<(const Key &o) const {
@@ -141,6 +147,11 @@ private:
   bool stepCompute(int cta, int wg, unsigned u, int64_t i);
   bool stepEndOfIteration(int cta, int wg);
   bool stepEpilogue(int cta, int wg);
+  /// Staggered consumers: waits for this warp group's turn at the body's
+  /// dots in its kernel iteration; false while the other has it.
+  bool takeTurn(int cta, int wg);
+  /// ... and hands it to the other warp group after its last dot.
+  void handOver(int cta, int wg);
   bool retireThrough(int cta, int wg, int64_t index, const std::string &reason);
   /// Retires the groups of the dot results unit `p` reads in registers (not
   /// as its accumulator) at iteration `i`; false while one is in flight.
@@ -203,7 +214,47 @@ SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int
       l.pending.assign(trip, readers);
       l.noReaders = readers == 0;
     }
+    int64_t kernelIterations = trip;
+    for (const WarpGroupPlan &w : plan.wgs)
+      kernelIterations = std::max(kernelIterations, trip + w.span);
+    // Warp group 0 has the first turn: warp group 1 arrives on its barrier
+    // before the loop.
+    c.turnGiven.assign(2, std::vector<double>(kernelIterations + 1, kUnknown));
+    c.turnGiven[0][0] = 0;
   }
+}
+
+bool SmRun::takeTurn(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  int j = plan_.wgs[wg].indexInGroup;
+  double given = ctas_[cta].turnGiven[j][r.k];
+  std::string why = "its turn at the tensor cores (staggered consumers)";
+  if (given == kUnknown) {
+    block({4, cta, j, r.k}, cta, wg, why);
+    return false;
+  }
+  double t = j == 0 && r.k == 0 ? given : given + m_.syncLatencyCycles;
+  if (t > r.now) {
+    waitUntil(cta, wg, t, why);
+    return false;
+  }
+  r.turnHeld = true;
+  return true;
+}
+
+void SmRun::handOver(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  r.turnHeld = false;
+  int j = plan_.wgs[wg].indexInGroup;
+  // Warp group 0's turn of iteration k goes to warp group 1 in k; warp
+  // group 1's to warp group 0 in k + 1.
+  int other = 1 - j;
+  int64_t k = j == 0 ? r.k : r.k + 1;
+  std::vector<double> &given = ctas_[cta].turnGiven[other];
+  if (k >= static_cast<int64_t>(given.size()))
+    return;
+  given[k] = r.now;
+  resolve({4, cta, other, k}, r.now + m_.syncLatencyCycles);
 }
 
 void SmRun::zone(int cta, int row, unsigned unit, int64_t iter, double start, double end) {
@@ -500,6 +551,15 @@ bool SmRun::step(int cta, int wg) {
     return false;
   if (r.k >= trip_ + w.span || (!w.computes && !w.issuesLoads))
     return stepEpilogue(cta, wg);
+  if (w.turnBegin >= 0) {
+    // Staggered consumers: the turn spans the units from the first dot to
+    // the last, predicated off or not (the barriers are not).
+    if (r.turnHeld && r.pos == static_cast<size_t>(w.turnEnd) + 1)
+      handOver(cta, wg);
+    if (!r.turnHeld && r.pos == static_cast<size_t>(w.turnBegin) && r.phase == 0 &&
+        !takeTurn(cta, wg))
+      return false;
+  }
   if (r.pos == w.units.size())
     return stepEndOfIteration(cta, wg);
   unsigned u = w.units[r.pos];

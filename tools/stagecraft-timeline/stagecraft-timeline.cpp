@@ -119,6 +119,10 @@ bool applySchedule(const LoopGraph &graph, const std::string &json, const std::s
   }
   for (const ScheduleEntry &e : given->entries())
     out.set(e.name, e.sched);
+  // The consumer arrangement, when the file names one (as applying a
+  // schedule to the IR sets tile.consumers).
+  if (given->consumers)
+    out.consumers = given->consumers;
   return true;
 }
 
