@@ -83,7 +83,8 @@ def generated_variants():
                 e["schedule"] = os.path.join(out, e["schedule"])
             _variants[e["name"]] = e
     return _variants
-TOOL = os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
+# STAGECRAFT_TIMELINE: another build of the tool (a fit can run while the tree rebuilds).
+TOOL = os.environ.get("STAGECRAFT_TIMELINE") or os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
 # Results of a compiler the model no longer describes: reported apart, never part of the bar
 # or the fit. The 2026-11-21 runs measured the two generators (GEMM, attention) that the unified
 # lowering replaced in commit cbcb7bb (2026-11-22); they place waits and issue loads

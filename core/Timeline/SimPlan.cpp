@@ -160,6 +160,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     for (const DotWork &d : w.dots) {
       p.dotCycles += model.dotCycles(d, share);
       p.wgmmaInstr += model.wgmmaInstructions(d, share);
+      p.registerA |= d.aInRegisters;
     }
     p.mathCycles = model.mathCycles(w.math.scaled(share));
     if (p.kind == UnitKind::Load && p.bytes <= 0)

@@ -43,12 +43,15 @@ struct UnitPlan {
   /// A dot whose result crosses the kernel loop's back edge into anything
   /// but its own accumulator: retired at the end of the iteration.
   bool carriedRetire = false;
+  /// A dot reading A from registers: retired by the end of its kernel
+  /// iteration (the next one redefines those registers; Expansion.cpp).
+  bool registerA = false;
   /// A dot: kernel iterations its group may stay in flight before its rings
   /// need their buffers back (kNoRing: it reads none).
   int64_t ringLag = kNoRing;
   double dotCycles = 0;   // per warp group
   int64_t wgmmaInstr = 0; // per warp group
-  double mathCycles = 0;  // per warp group
+  double mathCycles = 0;  // per warp group (a dot's unit: before its wgmma)
   double storeBytes = 0;  // per warp group
 };
 

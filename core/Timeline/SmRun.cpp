@@ -403,6 +403,17 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
       return false;
     }
     endWait(cta, r);
+    r.phase = 2;
+    // Register math of the dot's unit (what feeds it: upcasts, scaling)
+    // runs on the CUDA cores before the wgmma is issued.
+    if (p.mathCycles > 0) {
+      r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), p.mathCycles));
+      pipesChanged(r.now);
+    }
+  }
+  if (r.phase == 2) {
+    if (r.mathJob >= 0 && !finishMath(cta, wg))
+      return false;
     // Issue the wgmma group: the tensor cores take it as soon as this warp
     // group's earlier groups are done, sharing with the other warp groups.
     uint64_t job = tensor_.submit(r.now, owner(cta, wg), p.dotCycles);
@@ -412,7 +423,7 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
     r.groups.push_back({u, i, static_cast<int64_t>(job), kUnknown});
     pipesChanged(r.now);
     r.now += m_.issueCycles * std::max<int64_t>(1, p.wgmmaInstr / 4);
-    r.phase = 2;
+    r.phase = 3;
   }
   zone(cta, wg, u, i, r.unitStart, r.now);
   advanceUnit(r);
@@ -481,6 +492,13 @@ bool SmRun::stepEndOfIteration(int cta, int wg) {
     if (p.carriedRetire && i >= 0 && i < trip_) {
       int64_t idx = r.groupOf[u][i];
       if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[u].name + " (carried result)"))
+        return false;
+    }
+    // A register-A dot retires within its kernel iteration.
+    if (p.registerA && i >= 0 && i < trip_) {
+      int64_t idx = r.groupOf[u][i];
+      if (idx >= 0 &&
+          !retireThrough(cta, wg, idx, g_.units[u].name + " (A from registers, retired each iteration)"))
         return false;
     }
     // The rings get their buffers back in time: the group of `ringLag`

@@ -245,9 +245,22 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
 
 namespace {
 
+/// An FP8 tile upcast to bf16 with its e8m0 block scales (patterns/
+/// Upcast.cpp): per pair of elements one cvt.rn.f16x2.e4m3x2 and one packing
+/// cvt.rn.bf16x2.f32 (two conversion results each), and per element an
+/// f16 -> f32 extension and the multiply by 2^e (FMA pipe).
+void addUpcast(double elements, MathWork &work) {
+  work.convert += 2 * elements;
+  work.fma += 2 * elements;
+}
+
 /// Adds the work of `op` (not a load, store or dot) to `work`.
 void addMath(Operation *op, UnitWork *unit, MathWork &work) {
   StringRef name = op->getName().getStringRef();
+  if (auto up = dyn_cast<UpcastOp>(op)) {
+    addUpcast(elementsOf(up->getResult(0).getType()), work);
+    return;
+  }
   if (auto red = dyn_cast<ReduceOp>(op)) {
     double in = elementsOf(red.getInput().getType());
     double out = elementsOf(red.getResult().getType());
@@ -320,6 +333,17 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
                                      << "\" in its graph";
     UnitWork w;
     w.name = units->names[u];
+    // Which unit's result is a dot's accumulator input.
+    auto addAccumulation = [&](Value accIn, UnitWork &w) {
+      Value acc = throughIterArg(accIn, loop);
+      if (Operation *def = acc.getDefiningOp())
+        if (auto it = unitOf.find(def); it != unitOf.end()) {
+          const std::string &name = units->names[it->second];
+          if (std::find(w.accumulatesOnto.begin(), w.accumulatesOnto.end(), name) ==
+              w.accumulatesOnto.end())
+            w.accumulatesOnto.push_back(name);
+        }
+    };
     for (Operation *op : units->ops[u]) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         addLoad(load, w.loadBytes, &w.loadBoxes);
@@ -334,14 +358,21 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
         d.aInRegisters = !definedByLoad(dot.getA());
         w.dots.push_back(d);
         // Which unit's result is its accumulator input.
-        Value acc = throughIterArg(dot.getAcc(), loop);
-        if (Operation *def = acc.getDefiningOp())
-          if (auto it = unitOf.find(def); it != unitOf.end()) {
-            const std::string &name = units->names[it->second];
-            if (std::find(w.accumulatesOnto.begin(), w.accumulatesOnto.end(), name) ==
-                w.accumulatesOnto.end())
-              w.accumulatesOnto.push_back(name);
-          }
+        addAccumulation(dot.getAcc(), w);
+      } else if (auto dot = dyn_cast<DotScaledOp>(op)) {
+        // sm_90a runs it as its definition (SplitScaledDots.cpp): A and B
+        // upcast to bf16 in the dot's unit (A into registers, B into a
+        // shared-memory ring), then a bf16 wgmma with A from registers.
+        DotWork d;
+        d.m = dot.getM();
+        d.n = dot.getN();
+        d.k = dot.getK();
+        d.inputType = "bf16";
+        d.aInRegisters = true;
+        w.dots.push_back(d);
+        addUpcast(elementsOf(dot.getA().getType()), w.math);
+        addUpcast(elementsOf(dot.getB().getType()), w.math);
+        addAccumulation(dot.getAcc(), w);
       } else {
         addMath(op, &w, w.math);
       }
@@ -350,10 +381,17 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
   }
   // Units whose result is a dot's accumulator input (directly, or through
   // the loop's iter_args).
-  loop.getBody()->walk([&](DotOp dot) {
-    Value acc = throughIterArg(dot.getAcc(), loop);
+  loop.getBody()->walk([&](Operation *op) {
+    Value accIn;
+    if (auto dot = dyn_cast<DotOp>(op))
+      accIn = dot.getAcc();
+    else if (auto dot = dyn_cast<DotScaledOp>(op))
+      accIn = dot.getAcc();
+    else
+      return;
+    Value acc = throughIterArg(accIn, loop);
     if (Operation *def = acc.getDefiningOp())
-      if (auto it = unitOf.find(def); it != unitOf.end() && !isa<DotOp>(def))
+      if (auto it = unitOf.find(def); it != unitOf.end() && !isa<DotOp, DotScaledOp>(def))
         costs.units[it->second].writesAccumulator = true;
   });
 
@@ -370,7 +408,7 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       addLoad(load, costs.prologueLoadBytes, nullptr);
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       costs.epilogueStoreBytes += store.getDesc().getType().getBoxBytes();
-    } else if (!isa<DotOp>(op)) {
+    } else if (!isa<DotOp, DotScaledOp>(op)) {
       addMath(op, nullptr, before ? costs.prologueMath : costs.epilogueMath);
     }
   });
