@@ -443,10 +443,11 @@ FIT = {  # name: (low, high)
     "load_bytes_per_cycle": (15, 120),
     "load_bytes_per_cycle_max": (40, 400),
     "load_latency_cycles": (100, 3000),
-    "sync_latency_cycles": (10, 1500),
+    "sync_latency_cycles": (2, 1500),
     "math_efficiency": (0.15, 1.0),
     "cta_overhead_cycles": (200, 20000),
     "tensor_math_interference": (0.01, 2.0),
+    "wgmma_latency_cycles": (1, 2000),
 }
 
 

@@ -81,6 +81,8 @@ const Field kFields[] = {
     {"tensor_math_interference", &HopperModel::tensorMathInterference},
     {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},
     {"issue_cycles", &HopperModel::issueCycles},
+    {"wgmma_latency_cycles", &HopperModel::wgmmaLatencyCycles},
+    {"tensor_in_issue_order", &HopperModel::tensorInIssueOrder},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
 };
 } // namespace

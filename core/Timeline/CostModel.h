@@ -73,6 +73,15 @@ struct HopperModel {
   double wgmmaMinCycles = 16;
   /// Issuing one TMA box or one wgmma from a thread (cycles).
   double issueCycles = 8;
+  /// From the tensor cores finishing a wgmma group to wgmma.wait_group
+  /// returning in the warp group that waits for it (cycles): the async
+  /// pipeline's drain. Hidden while another group is queued behind it (MMA
+  /// pipelining), exposed by a wait for the group just issued.
+  double wgmmaLatencyCycles = 100;
+  /// 1: the tensor cores take the warp groups' wgmma groups in issue order
+  /// (one at a time, at the full rate); 0: every warp group with work gets
+  /// an equal share at once.
+  double tensorInIssueOrder = 0;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

@@ -194,6 +194,7 @@ private:
 SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip,
              int ctas, bool record, const SimOptions &options)
     : plan_(plan), g_(g), m_(model), trip_(trip), record_(record), options_(options) {
+  tensor_.setInIssueOrder(model.tensorInIssueOrder > 0.5);
   ctas_.resize(ctas);
   for (Cta &c : ctas_) {
     c.wgs.resize(plan.wgs.size());
@@ -606,16 +607,19 @@ void SmRun::pipeDone(int kind) {
       auto [cta, wg] = tensorJobs_[d.id];
       auto [unit, iter] = tensorJobUnit_[d.id];
       WgRun &r = ctas_[cta].wgs[wg];
+      // The tensor cores are free for the next group at d.end; a wait for
+      // this one returns after the pipeline's drain.
+      double complete = d.end + m_.wgmmaLatencyCycles;
       for (Group &grp : r.groups)
         if (grp.job == static_cast<int64_t>(d.id)) {
-          grp.complete = d.end;
+          grp.complete = complete;
           break;
         }
       if (wg < static_cast<int>(wgmmaRow_.size()))
         zone(cta, wgmmaRow_[wg], unit, iter, d.start, d.end);
       tensorJobs_.erase(d.id);
       tensorJobUnit_.erase(d.id);
-      resolve({2, cta, static_cast<int64_t>(d.id), 0}, d.end);
+      resolve({2, cta, static_cast<int64_t>(d.id), 0}, complete);
     } else {
       int cta = d.owner / static_cast<int>(plan_.wgs.size());
       mathDone_[d.id] = d.end;

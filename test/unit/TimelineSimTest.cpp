@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace stagecraft;
 using namespace stagecraft::timeline;
 
@@ -29,6 +31,7 @@ HopperModel roundModel() {
   m.issueCycles = 0;
   m.ctaOverheadCycles = 0;
   m.wgmmaMinCycles = 0;
+  m.wgmmaLatencyCycles = 0;
   m.tensorEfficiency = 1.0;
   m.tensorFlopsPerCycle = 2.0 * 64 * 64 * 16 / 50.0;
   m.mathEfficiency = 1.0;
@@ -164,6 +167,43 @@ TEST(TimelineSim, TwoConsumersShareTheTensorCoresAndFinishTogether) {
   EXPECT_NEAR(ends[1], 100, 1e-6);
   EXPECT_EQ(p.timeline.rows.size(), 1u + 2u + 1u + 2u); // producer, 2 consumers, TMA, 2 wgmma rows
   EXPECT_EQ(p.threadsPerCta, 384);
+}
+
+TEST(TimelineSim, StaggeredConsumersTakeTurnsAtTheirDots) {
+  // Two consumer warp groups, each 64 rows of a 128-row dot (50 cycles of
+  // tensor work each), loads far ahead (3 stages, a group in flight) and
+  // landing at once: cooperative consumers keep the tensor cores busy, 100
+  // cycles per iteration. Staggered, warp group 1 issues its dot only when
+  // warp group 0 hands over its turn, 80 cycles (the handoff's latency)
+  // after warp group 0 issued, and warp group 0 its next one 80 after warp
+  // group 1: a turn cycle of 160 cycles bounds the loop.
+  LoadDot k(40, /*consumerWarpGroups=*/2, /*dotRows=*/128);
+  HopperModel m = roundModel();
+  m.loadLatencyCycles = 0;
+  m.loadBytesPerCycle = 100.0; // 1 cycle per load
+  m.syncLatencyCycles = 80;
+  Schedule coop = schedule(0, 0, 2, 1);
+  Prediction c = k.run(coop, m);
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_NEAR(c.iterationNs, 100, 1e-6);
+  Schedule turns = coop;
+  turns.consumers = Consumers::Staggered;
+  Prediction s = k.run(turns, m);
+  ASSERT_TRUE(s.ok) << s.error;
+  EXPECT_NEAR(s.iterationNs, 160, 1e-6);
+  EXPECT_EQ(s.bound, "latency");
+  EXPECT_NE(s.boundDetail.find("its turn at the tensor cores"), std::string::npos) << s.boundDetail;
+  // Every iteration: warp group 1's dot after warp group 0's, and warp
+  // group 0's next after warp group 1's (zones of consumer 0 and 1).
+  std::map<std::pair<int, int>, double> issued; // (consumer, iteration) -> start
+  for (const Zone &z : s.timeline.zones)
+    if (s.timeline.rows[z.row].kind == RowKind::Consumer)
+      issued[{s.timeline.rows[z.row].name == "consumer 0" ? 0 : 1, z.iteration}] = z.start;
+  auto at = [&](int consumer, int iteration) { return issued[std::make_pair(consumer, iteration)]; };
+  for (int i = 1; i + 1 < 40; ++i) {
+    EXPECT_NEAR(at(1, i) - at(0, i), 80, 1e-6) << i;
+    EXPECT_NEAR(at(0, i + 1) - at(1, i), 80, 1e-6) << i;
+  }
 }
 
 TEST(TimelineSim, WavesAndOccupancyScaleTheLaunch) {
