@@ -68,6 +68,10 @@ struct HopperModel {
   double tensorMathInterference = 0.7635;
   /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
   double ctaOverheadCycles = 4507.1;
+  /// A CTA that starts on an SM's slot after another CTA left it waits this
+  /// much more (the exit, the block scheduler's dispatch): paid by every
+  /// wave after the first, not by the CTAs that start with the launch.
+  double ctaRelaunchCycles = 500;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16;
@@ -78,10 +82,6 @@ struct HopperModel {
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
   double wgmmaLatencyCycles = 100;
-  /// 1: the tensor cores take the warp groups' wgmma groups in issue order
-  /// (one at a time, at the full rate); 0: every warp group with work gets
-  /// an equal share at once.
-  double tensorInIssueOrder = 0;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

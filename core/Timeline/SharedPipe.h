@@ -24,11 +24,6 @@ namespace stagecraft::timeline {
 
 class SharedPipe {
 public:
-  /// In issue order: the job submitted first among the queues' heads runs
-  /// alone at the full rate (a hardware queue), instead of every head
-  /// progressing at 1/n of it.
-  void setInIssueOrder(bool inOrder) { inOrder_ = inOrder; }
-
   struct Done {
     uint64_t id;
     int owner;
@@ -40,8 +35,7 @@ public:
   uint64_t submit(double t, int owner, double work) {
     advance(t);
     std::deque<Job> &q = queues_[owner];
-    bool starts = q.empty() && (!inOrder_ || active() == 0);
-    q.push_back({nextId_, work, starts ? t : -1.0});
+    q.push_back({nextId_, work, q.empty() ? t : -1.0});
     ++version_;
     return nextId_++;
   }
@@ -51,8 +45,6 @@ public:
     int n = active();
     if (n == 0)
       return std::numeric_limits<double>::infinity();
-    if (inOrder_)
-      return last_ + std::max(0.0, running()->remaining) / rate_;
     double least = std::numeric_limits<double>::infinity();
     for (const auto &[owner, q] : queues_)
       if (!q.empty())
@@ -78,12 +70,10 @@ public:
       while (!q.empty() && q.front().remaining <= kEpsilon) {
         done.push_back({q.front().id, owner, q.front().start, t});
         q.pop_front();
-        if (!q.empty() && !inOrder_)
+        if (!q.empty())
           q.front().start = t;
       }
     }
-    if (inOrder_ && active() > 0 && running()->start < 0)
-      running()->start = t; // the next in issue order begins
     if (!done.empty())
       ++version_;
     return done;
@@ -108,27 +98,13 @@ private:
     double remaining;
     double start;
   };
-  /// In issue order: the head submitted first.
-  Job *running() {
-    Job *first = nullptr;
-    for (auto &[owner, q] : queues_)
-      if (!q.empty() && (!first || q.front().id < first->id))
-        first = &q.front();
-    return first;
-  }
-  const Job *running() const { return const_cast<SharedPipe *>(this)->running(); }
-
   void advance(double t) {
     int n = active();
     if (n > 0 && t > last_) {
-      if (inOrder_) {
-        running()->remaining -= (t - last_) * rate_;
-      } else {
-        double each = (t - last_) * rate_ / n;
-        for (auto &[owner, q] : queues_)
-          if (!q.empty())
-            q.front().remaining -= each;
-      }
+      double each = (t - last_) * rate_ / n;
+      for (auto &[owner, q] : queues_)
+        if (!q.empty())
+          q.front().remaining -= each;
       if (!busy_.empty() && busy_.back().second >= last_ - kEpsilon)
         busy_.back().second = t;
       else
@@ -142,7 +118,6 @@ private:
   double rate_ = 1;
   uint64_t nextId_ = 0;
   uint64_t version_ = 0;
-  bool inOrder_ = false;
   std::vector<std::pair<double, double>> busy_;
 };
 

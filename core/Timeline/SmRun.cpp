@@ -194,7 +194,6 @@ private:
 SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip,
              int ctas, bool record, const SimOptions &options)
     : plan_(plan), g_(g), m_(model), trip_(trip), record_(record), options_(options) {
-  tensor_.setInIssueOrder(model.tensorInIssueOrder > 0.5);
   ctas_.resize(ctas);
   for (Cta &c : ctas_) {
     c.wgs.resize(plan.wgs.size());
