@@ -556,7 +556,9 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     double s = std::max(r.now, tmaFree_);
     tmaFree_ = s + m_.transferCycles(plan_.epilogueStoreBytes);
     result_.tma.spans.push_back({s, tmaFree_});
-    r.now = tmaFree_ + m_.loadLatencyCycles;
+    // The CTA waits for the TMA to have read its staged tile
+    // (cp.async.bulk.wait_group.read), not for the tile to reach memory.
+    r.now = tmaFree_ + m_.syncLatencyCycles;
   }
   r.done = true;
   return false;
