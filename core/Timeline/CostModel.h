@@ -46,42 +46,38 @@ struct HopperModel {
   /// SM clock under sustained tensor load (GHz): converts cycles to time.
   double clockGHz = 1.75;
   /// Achieved fraction of the peak wgmma rate.
-  double tensorEfficiency = 1.0;
+  double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
-  double loadBytesPerCycle = 40.0;
+  double loadBytesPerCycle = 41.27;
   /// What one SM's TMA can take when fewer SMs stream (a grid smaller than
   /// the GPU): the L2's bandwidth is shared by the SMs that have CTAs, up
   /// to this per-SM limit (bytes per cycle).
-  double loadBytesPerCycleMax = 80.0;
+  double loadBytesPerCycleMax = 60.39;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 850.6;
+  double loadLatencyCycles = 774.5;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 55.2;
+  double syncLatencyCycles = 34.9;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.8468;
+  double mathEfficiency = 0.9692;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 0.7635;
+  double tensorMathInterference = 1.072;
   /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
-  double ctaOverheadCycles = 4507.1;
-  /// A CTA that starts on an SM's slot after another CTA left it waits this
-  /// much more (the exit, the block scheduler's dispatch): paid by every
-  /// wave after the first, not by the CTAs that start with the launch.
-  double ctaRelaunchCycles = 500;
+  double ctaOverheadCycles = 4234.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
-  double wgmmaMinCycles = 16;
+  double wgmmaMinCycles = 16.0;
   /// Issuing one TMA box or one wgmma from a thread (cycles).
-  double issueCycles = 8;
+  double issueCycles = 8.0;
   /// From the tensor cores finishing a wgmma group to wgmma.wait_group
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 100;
+  double wgmmaLatencyCycles = 62.58;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

@@ -268,21 +268,18 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   int64_t slots = model.sms * resident;
   double total = 0;
   bool uniform = durations.size() == 1;
-  // A CTA placed on a slot another CTA has left starts after the relaunch.
-  double relaunch = model.ctaRelaunchCycles;
   if (uniform) {
     int64_t rounds = (out.ctas + slots - 1) / slots;
-    total = rounds * durations.begin()->second + (rounds - 1) * relaunch;
+    total = rounds * durations.begin()->second;
   } else {
     std::priority_queue<double, std::vector<double>, std::greater<double>> free;
     for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)
-      free.push(-1);
+      free.push(0);
     for (const CtaRun &r : costs.ctas) {
       double d = durations[r.passes * r.trip];
       for (int64_t c = 0; c < r.count; ++c) {
         double t = free.top();
         free.pop();
-        t = t < 0 ? 0 : t + relaunch;
         free.push(t + d);
         total = std::max(total, t + d);
       }

@@ -30,7 +30,6 @@ HopperModel roundModel() {
   m.syncLatencyCycles = 0;
   m.issueCycles = 0;
   m.ctaOverheadCycles = 0;
-  m.ctaRelaunchCycles = 0;
   m.wgmmaMinCycles = 0;
   m.wgmmaLatencyCycles = 0;
   m.tensorEfficiency = 1.0;
@@ -238,17 +237,6 @@ TEST(TimelineSim, WavesAndOccupancyScaleTheLaunch) {
   ASSERT_TRUE(mixed.ok);
   EXPECT_EQ(mixed.shownTrip, 20);
   EXPECT_NEAR(mixed.totalNs, 5000, 1e-6); // SM 0: 20 iterations; SM 1: 10 + 10
-  // A CTA that follows another on its SM's slot waits for the relaunch; the
-  // CTAs of the first wave do not: 3 rounds of 2500 and 2 relaunches.
-  m.ctaRelaunchCycles = 100;
-  k.costs.ctas = {CtaRun{1, 10, 5}};
-  Prediction relaunched = predict(k.graph, s, r, k.costs, m, o);
-  ASSERT_TRUE(relaunched.ok);
-  EXPECT_NEAR(relaunched.totalNs, 3 * 2500 + 2 * 100, 1e-6);
-  k.costs.ctas = {CtaRun{1, 20, 1}, CtaRun{1, 10, 2}};
-  Prediction mixedRelaunched = predict(k.graph, s, r, k.costs, m, o);
-  ASSERT_TRUE(mixedRelaunched.ok);
-  EXPECT_NEAR(mixedRelaunched.totalNs, 5100, 1e-6); // SM 1: 10, relaunch, 10
 }
 
 TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
