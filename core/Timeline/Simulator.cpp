@@ -116,14 +116,6 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   struct CtaTime {
     double cycles = 0;
   };
-  // Cycles per iteration over the middle half of a run's iterations.
-  auto steadySlope = [](const std::vector<double> &ends) {
-    int64_t n = static_cast<int64_t>(ends.size());
-    if (n < 4)
-      return 0.0;
-    int64_t i0 = n / 4, i1 = std::min<int64_t>(std::max<int64_t>(i0 + 1, (3 * n) / 4), n - 1);
-    return (ends[i1] - ends[i0]) / static_cast<double>(i1 - i0);
-  };
   std::map<int64_t, CtaTime> cache;
   RunResult shownRun;
   auto simulate = [&](int64_t trip, bool record) -> CtaTime {
@@ -278,22 +270,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   bool uniform = durations.size() == 1;
   if (uniform) {
     int64_t rounds = (out.ctas + slots - 1) / slots;
-    int64_t tail = out.ctas - (rounds - 1) * slots;
     total = rounds * durations.begin()->second;
-    if (rounds > 1 && tail < slots) {
-      // The last wave runs on fewer SMs, each with a larger share of the
-      // L2 (and fewer CTAs beside it).
-      int64_t trip = durations.begin()->first;
-      sm.loadBytesPerCycle = model.loadShare(std::min<int64_t>(model.sms, tail));
-      int64_t tailResident = std::max<int64_t>(1, (tail + model.sms - 1) / model.sms);
-      int64_t sim = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
-      RunResult res = runSm(plan, g, sm, sim, static_cast<int>(tailResident), false, options);
-      if (!res.deadlock) {
-        double slope = steadySlope(res.iterationEnd);
-        double last = res.ctaEnd + static_cast<double>(trip - sim) * (slope > 0 ? slope : perIterationCycles);
-        total = (rounds - 1) * durations.begin()->second + std::min(last, durations.begin()->second);
-      }
-    }
   } else {
     std::priority_queue<double, std::vector<double>, std::greater<double>> free;
     for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)
