@@ -14,6 +14,7 @@
 #include "passes/Lowering/Expansion.h"
 #include "passes/Lowering/LocalRings.h"
 #include "passes/Lowering/Placement.h"
+#include "passes/Lowering/ScaleOutOfMax.h"
 #include "passes/Lowering/SplitScaledDots.h"
 #include "passes/Lowering/Tcgen05.h"
 #include "passes/Lowering/TimelineProbes.h"
@@ -42,6 +43,7 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
                           TimelineSettings timeline) {
   if (!target.blackwell())
     splitScaledDots(kernel); // sm_90a has no block-scaled MMA
+  factorScaleOutOfMax(kernel);
   KernelPlan plan;
   plan.kernel = kernel;
   plan.target = target;
