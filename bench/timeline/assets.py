@@ -4,6 +4,7 @@
   bench/timeline/assets.py compile [--out .dev/timeline]                 # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
+  bench/timeline/assets.py list                                          # the configurations
 
 `compile` compiles each (asset, schedule) with `stagecraft-compile --with-timeline`, writing
 the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
@@ -128,7 +129,7 @@ def run_all(bundles, runner, out, max_overhead):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["compile", "run"])
+    ap.add_argument("mode", choices=["compile", "run", "list"])
     ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--max-overhead", type=float, default=0.05)
@@ -136,6 +137,10 @@ def main():
     a = ap.parse_args()
     if a.mode == "compile":
         compile_all(a.out)
+        return 0
+    if a.mode == "list":  # for screenshots.sh: "asset name schedule-file-or--" per line
+        for asset, name, sched, _ in CONFIGS:
+            print(asset, name, os.path.relpath(sched, ROOT) if sched else "-")
         return 0
     return run_all(a.bundles, a.runner, a.out, a.max_overhead)
 
