@@ -12,7 +12,7 @@ the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicte
 (check_trace.py, which fails a probe overhead of --max-overhead or more, default 5%) and writes
 OUT/timelines.md: predicted vs measured iteration time (the median time between a consumer's
 successive iterations of its first unit, over the sampled CTAs) and the overhead (the
-instrumented kernel's median time over the plain one's, both timed by the runner in the same
+instrumented kernel's median time over the plain one's, both timed by the runner interleaved in the same
 process). The traces (OUT/*.measured.json) and the predictions (OUT/*.predicted.json) open in
 Perfetto.
 """
@@ -40,14 +40,14 @@ CONFIGS = [
 ]
 
 
-def compile_all(out):
+def compile_all(out, ctas=4):
     os.makedirs(out, exist_ok=True)
     compiler = os.path.join(ROOT, "build", "bin", "stagecraft-compile")
     index = []
     for asset, name, sched, sizes in CONFIGS:
         bundle = os.path.join(out, f"{asset}--{name}")
         cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle, "--with-timeline",
-               "--timeline", bundle + ".predicted.json"] + [f"--size={k}={v}" for k, v in sizes.items()]
+               "--timeline", bundle + ".predicted.json", f"--timeline-ctas={ctas}"] + [f"--size={k}={v}" for k, v in sizes.items()]
         if sched:
             cmd += ["--schedule", sched]
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -133,10 +133,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--max-overhead", type=float, default=0.05)
+    ap.add_argument("--ctas", type=int, default=4,
+                    help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
     a = ap.parse_args()
     if a.mode == "compile":
-        compile_all(a.out)
+        compile_all(a.out, a.ctas)
         return 0
     if a.mode == "list":  # for screenshots.sh: "asset name schedule-file-or--" per line
         for asset, name, sched, _ in CONFIGS:

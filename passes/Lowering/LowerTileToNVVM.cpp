@@ -101,7 +101,7 @@ struct TileLowerToNVVMPass
           timelineCapacity > (int64_t(1) << 24)) {
         module.emitError("tile-lower-to-nvvm: timeline=true needs target sm_90a, "
                          "timeline-ctas >= 1 and timeline-capacity in 1..16777216 (got ")
-            << target << ", " << timelineCtas << ", " << timelineCapacity << ")";
+            << target << ", " << int64_t(timelineCtas) << ", " << int64_t(timelineCapacity) << ")";
         return signalPassFailure();
       }
       probes = {timelineCtas, timelineCapacity};
