@@ -45,6 +45,24 @@ int deviceAttribute(CUdevice dev, CUdevice_attribute a, const char *name) {
   return v;
 }
 
+// The bundle's schedule.json (informational, docs/bundle-format.md), so that a trace says which
+// schedule it was measured with; null when the bundle has none (an uploaded bundle) or it cannot
+// be read (then a warning says so: the trace is still good).
+json::Value bundleSchedule(const std::string &dir, std::vector<std::string> &warnings) {
+  std::ifstream in(dir + "/schedule.json", std::ios::binary);
+  if (!in) return json::Value();
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    json::Value v = json::parse(text.str());
+    if (v.isObject()) return v;
+    warnings.push_back("schedule.json is not a JSON object: the trace does not say its schedule");
+  } catch (const json::JsonError &e) {
+    warnings.push_back(std::string("schedule.json: ") + e.what() + ": the trace does not say its schedule");
+  }
+  return json::Value();
+}
+
 }  // namespace
 
 Result newResult(const Request &request) {
@@ -448,6 +466,7 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   facts.instrumentedMedianUs = t.medianUs;
   facts.overhead = plainUs > 0 ? t.medianUs / plainUs - 1.0 : 0.0;
   facts.reps = reps;
+  facts.schedule = bundleSchedule(request.bundle, decoded.warnings);
   if (facts.overhead > kMaxTraceOverhead)
     decoded.warnings.push_back("the instrumented kernel is " + std::to_string(int(facts.overhead * 1000) / 10.0) +
                                "% slower than the plain one (over the " +

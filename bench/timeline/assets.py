@@ -4,6 +4,7 @@
   bench/timeline/assets.py compile [--out .dev/timeline]                 # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
+  bench/timeline/assets.py list                                          # the configurations
 
 `compile` compiles each (asset, schedule) with `stagecraft-compile --with-timeline`, writing
 the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
@@ -25,14 +26,14 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEDULES = os.path.join(ROOT, "assets", "schedules")
+HERE = os.path.dirname(os.path.abspath(__file__))
 
-# (asset, schedule name, schedule file or None for the IR's own, sizes)
+# (asset, schedule name, schedule file or None for the IR's own, sizes). screenshots.sh shows
+# the traces measured with these in the app's timeline panel.
 CONFIGS = [
     ("gemm", "ws-ahead2-wait1", None, {"M": 8192, "N": 8192, "K": 8192}),
-    ("gemm", "single-ahead1-wait0", {"format": "stagecraft-schedule", "version": 1, "kernel": "gemm", "ops": [
-        {"name": "MMA", "stage": 1, "order": 0, "group": 1},
-        {"name": "loadA", "stage": 0, "order": 1, "group": 1},
-        {"name": "loadB", "stage": 0, "order": 2, "group": 1}]}, {"M": 8192, "N": 8192, "K": 8192}),
+    ("gemm", "single-ahead1-wait0", os.path.join(HERE, "schedules", "gemm--single-ahead1-wait0.json"),
+     {"M": 8192, "N": 8192, "K": 8192}),
     ("attention_fwd_d128", "default", None, {"B": 4, "H": 16, "S": 8192}),
     ("attention_fwd_d128", "cp-dot1-s3", os.path.join(SCHEDULES, "attention_cp_dot1_s3.json"),
      {"B": 4, "H": 16, "S": 8192}),
@@ -47,12 +48,7 @@ def compile_all(out, ctas=4):
         bundle = os.path.join(out, f"{asset}--{name}")
         cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle, "--with-timeline",
                "--timeline", bundle + ".predicted.json", f"--timeline-ctas={ctas}"] + [f"--size={k}={v}" for k, v in sizes.items()]
-        if isinstance(sched, dict):
-            path = os.path.join(out, f"{asset}--{name}.schedule.json")
-            with open(path, "w") as f:
-                json.dump(sched, f)
-            cmd += ["--schedule", path]
-        elif sched:
+        if sched:
             cmd += ["--schedule", sched]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
@@ -133,7 +129,7 @@ def run_all(bundles, runner, out, max_overhead):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["compile", "run"])
+    ap.add_argument("mode", choices=["compile", "run", "list"])
     ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--max-overhead", type=float, default=0.05)
@@ -143,6 +139,10 @@ def main():
     a = ap.parse_args()
     if a.mode == "compile":
         compile_all(a.out, a.ctas)
+        return 0
+    if a.mode == "list":  # for screenshots.sh: "asset name schedule-file-or--" per line
+        for asset, name, sched, _ in CONFIGS:
+            print(asset, name, os.path.relpath(sched, ROOT) if sched else "-")
         return 0
     return run_all(a.bundles, a.runner, a.out, a.max_overhead)
 
