@@ -35,6 +35,48 @@ arith::ConstantOp positiveSplat(Value v) {
   return c;
 }
 
+/// Whether every value of `x` is a computed score or a constant whose
+/// product with `scale` is small or infinite, so that fusing `x * scale - m`
+/// into one fma is safe. The fused difference is exact where the written one
+/// rounds the product first; they differ by at most half an ulp of the
+/// product, and exp2 turns that into a relative error of 2^(ulp/2). For
+/// scores that is negligible (what nvcc, Triton and FlashAttention do); for
+/// a finite sentinel such as -1e30, whose own row maximum is itself, it is
+/// not: the written form gives exp2(0) = 1, the fused one exp2(+-1e22).
+/// Infinite sentinels (tile.mask's -inf) behave the same either way.
+bool safeToFuse(Value x, const APFloat &scale, int depth = 0) {
+  if (depth > 8)
+    return false;
+  Operation *def = x.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<DotOp>(def))
+    return true;
+  if (auto m = dyn_cast<MaskOp>(def))
+    return safeToFuse(m.getInput(), scale, depth + 1);
+  if (auto sel = dyn_cast<arith::SelectOp>(def))
+    return safeToFuse(sel.getTrueValue(), scale, depth + 1) &&
+           safeToFuse(sel.getFalseValue(), scale, depth + 1);
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+    if (!dense || !dense.isSplat())
+      return false;
+    APFloat v = dense.getSplatValue<APFloat>();
+    if (v.isInfinity())
+      return true;
+    bool lost = false;
+    APFloat product = v;
+    product.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    APFloat s = scale;
+    s.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    product.multiply(s, APFloat::rmNearestTiesToEven);
+    // Half an ulp of a float below 2^20 is under 1/16: exp2 of it is
+    // within 5% of 1, as for any score that large.
+    return std::abs(product.convertToDouble()) < double(1 << 20);
+  }
+  return false;
+}
+
 } // namespace
 
 void stagecraft::lowering::factorScaleOutOfMax(func::FuncOp kernel) {
@@ -53,7 +95,8 @@ void stagecraft::lowering::factorScaleOutOfMax(func::FuncOp kernel) {
       x = mul.getRhs();
       scale = positiveSplat(mul.getLhs());
     }
-    if (!scale)
+    if (!scale ||
+        !safeToFuse(x, cast<DenseFPElementsAttr>(scale.getValue()).getSplatValue<APFloat>()))
       continue;
     auto resultType = cast<RankedTensorType>(r.getResult().getType());
     auto splat = cast<DenseFPElementsAttr>(scale.getValue());
