@@ -202,8 +202,7 @@ MoveOutcome ScheduleEditor::setWait(const std::string &unit, int64_t wait) {
   return out;
 }
 
-MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
-  MoveOutcome out;
+std::string ScheduleEditor::explainConsumers(Consumers consumers) const {
   Schedule next = schedule_;
   next.consumers = consumers;
   ScheduleReport after = checkSchedule(graph_, next);
@@ -212,11 +211,19 @@ MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
                               [&](const Violation &b) {
                                 return b.rule == v.rule && b.def == v.def && b.use == v.use;
                               });
-    if (isNew) {
-      out.explanation = v.message;
-      return out;
-    }
+    if (isNew)
+      return v.message;
   }
+  return "";
+}
+
+MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
+  MoveOutcome out;
+  out.explanation = explainConsumers(consumers);
+  if (!out.explanation.empty())
+    return out;
+  Schedule next = schedule_;
+  next.consumers = consumers;
   out.applied = true;
   out.changed = consumers != report_.consumers;
   if (out.changed)

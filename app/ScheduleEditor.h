@@ -65,6 +65,9 @@ public:
   /// The consumer arrangement (cooperative or ping-pong): an undo step when
   /// it changes; refused, with the reason, when it adds a violation.
   MoveOutcome setConsumers(Consumers consumers);
+  /// "" when setConsumers(consumers) would be allowed, else why not (the
+  /// first violation it would add: the ping-pong rule, a register budget).
+  std::string explainConsumers(Consumers consumers) const;
   Consumers consumers() const { return report_.consumers; }
 
   /// Replaces the whole schedule (load from file, restore a run): an undo
