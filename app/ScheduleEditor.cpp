@@ -206,15 +206,16 @@ std::string ScheduleEditor::explainConsumers(Consumers consumers) const {
   Schedule next = schedule_;
   next.consumers = consumers;
   ScheduleReport after = checkSchedule(graph_, next);
+  std::string why; // every violation it would add, first to last
   for (const Violation &v : after.violations) {
     bool isNew = std::none_of(report_.violations.begin(), report_.violations.end(),
                               [&](const Violation &b) {
                                 return b.rule == v.rule && b.def == v.def && b.use == v.use;
                               });
     if (isNew)
-      return v.message;
+      why += (why.empty() ? "" : " Also: ") + v.message;
   }
-  return "";
+  return why;
 }
 
 MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {

@@ -200,10 +200,16 @@ TEST(BoardModel, ARegisterBudgetOverrunIsOnTheConsumersRow) {
       << m.rows[1].tooltip;
   EXPECT_TRUE(has(m.rows[1].tooltip, "each consumer warp group holds a whole tile"))
       << m.rows[1].tooltip;
-  // And from cooperative, the control refuses ping-pong with that reason.
+  // And from cooperative, the control refuses ping-pong with every reason:
+  // each consumer's own epilogue staging overflows shared memory, and a
+  // whole 128x256 accumulator per warp group its registers.
   ASSERT_TRUE(app.setConsumers(Consumers::Cooperative).applied);
   std::string why = app.editor().explainConsumers(Consumers::PingPong);
-  EXPECT_TRUE(has(why, "registers per thread")) << why;
+  EXPECT_TRUE(has(why, "more than the 227 KiB a block can have")) << why;
+  EXPECT_TRUE(has(why, "Also: warp group 1 needs about")) << why;
+  MoveOutcome out = app.setConsumers(Consumers::PingPong);
+  EXPECT_FALSE(out.applied);
+  EXPECT_EQ(app.status().text, "refused: " + why);
 }
 
 } // namespace
