@@ -40,6 +40,9 @@ SETS = {
              ["cp_dot1_s3", "cp_dot1_s3_near"], ["cooperative"]),
     "d64w3": ([(64, 128, 192, 3), (64, 64, 192, 3), (64, 96, 192, 3)],
               ["default", "ahead2", "cp_dot1_s3", "cp_dot1_s3_near"], ["cooperative"]),
+    # Third: head dim 128, key blocks around FA3's 176, near-load pipelining, both arrangements.
+    "d128keys": ([(128, 144, 128, 2), (128, 160, 128, 2), (128, 176, 128, 2), (128, 192, 128, 2)],
+                 ["cp_dot1_s3_near"], ["cooperative", "staggered"]),
 }
 SIZES = {128: {"B": 4, "H": 16, "S": 8192}, 64: {"B": 4, "H": 32, "S": 8192}}
 
