@@ -164,6 +164,7 @@ bool AppState::openText(const std::string &text, const std::string &path,
     closeLesson(); // another file: the lesson is over
   costs_ = std::move(loaded.costs);
   hasCosts_ = loaded.hasCosts;
+  tileLoop_ = std::move(loaded.tileLoop);
   hasIr_ = true;
   irPath_ = path;
   irText_ = text;

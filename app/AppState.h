@@ -22,6 +22,8 @@
 #include "app/RunnerClient.h"
 #include "app/ScheduleEditor.h"
 
+#include "core/Schedule/TileLoop.h"
+
 #include "core/Timeline/Simulator.h"
 
 #include <chrono>
@@ -137,6 +139,8 @@ public:
   }
   const std::vector<std::string> &recentFiles() const { return recent_; }
   const ScheduleEditor &editor() const { return editor_; }
+  /// The open kernel's tile loop (persistent kernels), read when it opened.
+  const TileLoop &tileLoop() const { return tileLoop_; }
 
   // --- Schedule edits (each recompiles and autosaves).
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
@@ -259,6 +263,7 @@ private:
 
   timeline::HopperModel model_;
   timeline::KernelCosts costs_;
+  TileLoop tileLoop_;
   bool hasCosts_ = false;
   timeline::Prediction prediction_;
   uint64_t predictionVersion_ = 0;
