@@ -1,6 +1,7 @@
 //===- AppState.cpp - the session and its commands, without drawing -------===//
 #include "app/AppState.h"
 #include "app/SessionLoader.h"
+#include "app/TraceMatch.h"
 
 #include "passes/Driver/Export.h"
 
@@ -163,10 +164,12 @@ bool AppState::openText(const std::string &text, const std::string &path,
     closeLesson(); // another file: the lesson is over
   costs_ = std::move(loaded.costs);
   hasCosts_ = loaded.hasCosts;
+  tileLoop_ = std::move(loaded.tileLoop);
   hasIr_ = true;
   irPath_ = path;
   irText_ = text;
   kernel_ = loaded.kernel;
+  loaded_.reset(); // a trace belongs to the kernel it was loaded for
   selected_.clear();
   selectedRun_ = 0;
   compile_ = CompileView();
@@ -548,6 +551,81 @@ const RunRecord *AppState::tracedRun() const {
   return best;
 }
 
+void AppState::colourByLoop(MeasuredTrace &trace) const {
+  for (MeasuredCta &c : trace.ctas)
+    for (timeline::TimelineUnit &u : c.timeline.units) {
+      int g = editor_.graph().findUnit(u.name);
+      if (g >= 0)
+        u.kind = editor_.graph().units[g].kind == UnitKind::Load  ? timeline::ZoneKind::Load
+                 : editor_.graph().units[g].kind == UnitKind::Dot ? timeline::ZoneKind::Dot
+                                                                  : timeline::ZoneKind::Compute;
+    }
+}
+
+bool AppState::openMeasuredTrace(const std::string &path) {
+  std::string abs = absolutePath(path);
+  if (!hasIr_) {
+    setStatus(StatusLevel::Error, "cannot show the measured timeline " + abs +
+                                      ": open the IR of its kernel first");
+    return false;
+  }
+  MeasuredTraceFile file;
+  std::string error;
+  if (!readMeasuredTraceFile(abs, file, error)) {
+    setStatus(StatusLevel::Error, "cannot read the measured timeline " + abs + ": " + error);
+    return false;
+  }
+  std::string mismatch = checkTraceMatches(file, kernel_, editor_.graph(), editor_.schedule());
+  if (!mismatch.empty()) {
+    setStatus(StatusLevel::Error,
+              "the measured timeline " + abs + " is not of this kernel and schedule: " + mismatch);
+    return false;
+  }
+  colourByLoop(file.trace);
+  std::string what = "showing the measured timeline " + abs + " (" +
+                     std::to_string(file.trace.ctas.size()) + " sampled CTAs, " +
+                     std::to_string(file.eventCount()) + " zones" +
+                     (file.device.empty() ? "" : ", " + file.device) + ")";
+  std::string notes;
+  for (const std::string &n : file.notes)
+    notes += "; " + n;
+  loaded_ = LoadedTrace{abs, std::move(file), irPath_, editor_.schedule().toJson(),
+                        ++traceArrivals_};
+  // A selected run's trace would hide it.
+  selectedRun_ = 0;
+  if (notes.empty())
+    setStatus(StatusLevel::Ok, what);
+  else
+    setStatus(StatusLevel::Warning, what + ", checked only as far as the file says" + notes);
+  return true;
+}
+
+TraceView AppState::shownTrace() const {
+  TraceView v;
+  const RunRecord *run = tracedRun();
+  bool selected = run && run->id == selectedRun_;
+  bool fileCurrent = loaded_ && hasIr_ && loaded_->irPath == irPath_ &&
+                     loaded_->scheduleJson == editor_.schedule().toJson();
+  auto arrival = [&](uint64_t id) {
+    auto it = traceArrival_.find(id);
+    return it == traceArrival_.end() ? 0 : it->second;
+  };
+  if (run && (selected || !fileCurrent || arrival(run->id) > loaded_->arrival)) {
+    v.trace = measuredTrace(run->id);
+    v.run = run;
+    v.source = "variant #" + std::to_string(run->id);
+    v.device = run->device;
+    v.key = arrival(run->id);
+  } else if (fileCurrent) {
+    v.trace = &loaded_->file.trace;
+    v.file = &*loaded_;
+    v.source = llvm::sys::path::filename(loaded_->path).str();
+    v.device = loaded_->file.device;
+    v.key = loaded_->arrival;
+  }
+  return v;
+}
+
 void AppState::recompile() {
   if (!hasIr_)
     return;
@@ -799,16 +877,9 @@ void AppState::poll() {
       r->registers = *rep.registersPerThread;
     if (rep.trace) {
       MeasuredTrace t = *rep.trace;
-      // Colour the measured units as the board does: by the loop's units.
-      for (MeasuredCta &c : t.ctas)
-        for (timeline::TimelineUnit &u : c.timeline.units) {
-          int g = editor_.graph().findUnit(u.name);
-          if (g >= 0)
-            u.kind = editor_.graph().units[g].kind == UnitKind::Load  ? timeline::ZoneKind::Load
-                     : editor_.graph().units[g].kind == UnitKind::Dot ? timeline::ZoneKind::Dot
-                                                                      : timeline::ZoneKind::Compute;
-        }
+      colourByLoop(t);
       traces_[r->id] = std::move(t);
+      traceArrival_[r->id] = ++traceArrivals_;
       traceNotes_.erase(r->id);
     } else if (!rep.traceError.empty()) {
       traces_.erase(r->id);

@@ -17,15 +17,19 @@
 #include "app/Autosave.h"
 #include "app/CompileJobs.h"
 #include "app/Lesson.h"
+#include "app/MeasuredTraceFile.h"
 #include "app/RunRecord.h"
 #include "app/RunnerClient.h"
 #include "app/ScheduleEditor.h"
+
+#include "core/Schedule/TileLoop.h"
 
 #include "core/Timeline/Simulator.h"
 
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,26 @@ struct AppConfig {
   CompileBackend backend;
   /// Run the full compile after the schedule-only one.
   bool fullCompile = true;
+};
+
+/// A measured timeline opened from a file (File > Open measured trace...,
+/// --trace): a run on a GPU elsewhere, by `stagecraft-run --trace`.
+struct LoadedTrace {
+  std::string path; // absolute
+  MeasuredTraceFile file;
+  /// What it was checked against: it is shown while these are current.
+  std::string irPath, scheduleJson;
+  uint64_t arrival = 0; // among every trace of the session (TraceView::key)
+};
+
+/// The measured timeline the panel shows, and where it came from.
+struct TraceView {
+  const MeasuredTrace *trace = nullptr; // null: none
+  const RunRecord *run = nullptr;       // the run it came from; null for a file
+  const LoadedTrace *file = nullptr;    // the file it came from; null for a run
+  std::string source; // "variant #3" or the file's name
+  std::string device; // the GPU, when known
+  uint64_t key = 0;   // differs for every trace that arrived (0: none)
 };
 
 enum class StatusLevel { Info, Ok, Warning, Error };
@@ -115,6 +139,8 @@ public:
   }
   const std::vector<std::string> &recentFiles() const { return recent_; }
   const ScheduleEditor &editor() const { return editor_; }
+  /// The open kernel's tile loop (persistent kernels), read when it opened.
+  const TileLoop &tileLoop() const { return tileLoop_; }
 
   // --- Schedule edits (each recompiles and autosaves).
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
@@ -144,6 +170,18 @@ public:
   /// The run whose measured timeline the panel shows: the selected run when
   /// it has one, else the newest run of the current schedule that has one.
   const RunRecord *tracedRun() const;
+  /// Opens a measured timeline from a file for the open kernel: the Chrome
+  /// trace of `stagecraft-run --trace FILE`, or a runner result carrying a
+  /// trace. It must belong to this kernel and schedule as far as the file
+  /// says (TraceMatch.h); else, or when it cannot be read, false with the
+  /// status line saying the file and what is wrong. Replaces an earlier one.
+  bool openMeasuredTrace(const std::string &path);
+  /// The trace opened from a file (null when none).
+  const LoadedTrace *loadedTrace() const { return loaded_ ? &*loaded_ : nullptr; }
+  /// What the timeline panel shows as measured: a selected run's trace;
+  /// else the newest of the current schedule's run traces and the loaded
+  /// file (while the schedule it was loaded with is current).
+  TraceView shownTrace() const;
   /// The cost model the predictions use (calibrated defaults).
   const timeline::HopperModel &model() const { return model_; }
 
@@ -209,6 +247,8 @@ private:
   void applyCompileOutcome(CompileOutcome outcome);
   void recordVariant(const CompileView &view);
   RunRecord *findRunMutable(uint64_t id);
+  /// Gives a trace's units the board's kinds (colours), by name.
+  void colourByLoop(MeasuredTrace &trace) const;
   void addRecent(const std::string &path);
   std::string bundleDirFor(uint64_t variant) const;
 
@@ -223,11 +263,15 @@ private:
 
   timeline::HopperModel model_;
   timeline::KernelCosts costs_;
+  TileLoop tileLoop_;
   bool hasCosts_ = false;
   timeline::Prediction prediction_;
   uint64_t predictionVersion_ = 0;
   std::map<uint64_t, MeasuredTrace> traces_;    // by run id
   std::map<uint64_t, std::string> traceNotes_;  // by run id
+  std::map<uint64_t, uint64_t> traceArrival_;   // by run id: TraceView::key
+  uint64_t traceArrivals_ = 0;
+  std::optional<LoadedTrace> loaded_;
 
   CompileJobs jobs_;
   CompileView compile_;

@@ -12,6 +12,8 @@ namespace {
 
 constexpr float kLabelW = 128, kHeaderH = 28, kNewColW = 76;
 constexpr float kCardH = 44, kCardGap = 5, kCellPad = 6, kMinStageW = 116;
+// The line across a consumer's sub-row saying what differs for it.
+constexpr float kDiffersH = 20;
 constexpr double kRefusalSeconds = 8;
 
 ImVec2 add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
@@ -103,22 +105,6 @@ void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
                 colors::bad, "!");
 }
 
-std::string groupLabel(const AppState &app, int64_t group) {
-  const ScheduleEditor &ed = app.editor();
-  bool onlyLoads = true, any = false;
-  for (unsigned u = 0; u < ed.graph().units.size(); ++u)
-    if (ed.unitSchedule(u).group == group) {
-      any = true;
-      onlyLoads &= ed.graph().units[u].kind == UnitKind::Load;
-    }
-  std::string role = !any ? "empty" : onlyLoads ? "producer" : "consumer";
-  if (role == "consumer" && ed.consumers() == Consumers::PingPong)
-    role = "ping-pong";
-  if (role == "consumer" && ed.consumers() == Consumers::Staggered)
-    role = "staggered";
-  return role;
-}
-
 } // namespace
 
 const BoardCell *BoardUi::cellAt(ImVec2 p) const {
@@ -128,9 +114,10 @@ const BoardCell *BoardUi::cellAt(ImVec2 p) const {
   return nullptr;
 }
 
-const BoardCell *BoardUi::findCell(int64_t stage, int64_t group) const {
+const BoardCell *BoardUi::findCell(int64_t stage, int64_t group, int consumer) const {
   for (const BoardCell &c : cells)
-    if (c.target.stage == stage && c.target.group == group)
+    if (c.target.stage == stage && c.target.group == group &&
+        (consumer < 0 || c.consumer == consumer))
       return &c;
   return nullptr;
 }
@@ -138,6 +125,14 @@ const BoardCell *BoardUi::findCell(int64_t stage, int64_t group) const {
 ImVec2 BoardUi::cardCenter(const std::string &unit) const {
   auto it = cards.find(unit);
   if (it == cards.end())
+    return ImVec2(-1, -1);
+  return ImVec2((it->second.first.x + it->second.second.x) * 0.5f,
+                (it->second.first.y + it->second.second.y) * 0.5f);
+}
+
+ImVec2 BoardUi::cardCenter(const std::string &unit, int consumer) const {
+  auto it = subCards.find({unit, consumer});
+  if (it == subCards.end())
     return ImVec2(-1, -1);
   return ImVec2((it->second.first.x + it->second.second.x) * 0.5f,
                 (it->second.first.y + it->second.second.y) * 0.5f);
@@ -151,14 +146,27 @@ void stagecraft::app::drawConsumersControl(AppState &app) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::Combo("consumers", &current, kLabels, 3))
     app.setConsumers(kValues[current]);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Cooperative: the consumer warp groups split every tile by rows.\n"
-                      "Ping-pong: each consumer warp group owns every other tile of the tile "
-                      "loop (a persistent kernel) and they take turns at the tensor cores, so "
-                      "one group's epilogue overlaps the other's main loop.\n"
-                      "Staggered: they split every tile, and take turns issuing the loop's dots "
-                      "each iteration, so one group's softmax overlaps the other's MMAs "
-                      "(FlashAttention-3).");
+  if (ImGui::IsItemHovered()) {
+    // Why an arrangement is refused here, before the user tries it.
+    std::string why;
+    for (int k = 0; k < 3; ++k)
+      if (kValues[k] != app.editor().consumers())
+        if (std::string no = app.editor().explainConsumers(kValues[k]); !no.empty())
+          why += std::string(why.empty() ? "" : "\n") + kLabels[k] + " is refused here: " + no;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+    ImGui::TextUnformatted("Cooperative: the consumer warp groups split every tile by rows.\n"
+                           "Ping-pong: each consumer warp group owns every other tile of the "
+                           "tile loop (a persistent kernel) and they take turns at the tensor "
+                           "cores, so one group's epilogue overlaps the other's main loop.\n"
+                           "Staggered: they split every tile, and take turns issuing the loop's "
+                           "dots each iteration, so one group's softmax overlaps the other's "
+                           "MMAs (FlashAttention-3).");
+    if (!why.empty())
+      ImGui::TextColored(toVec4(colors::bad), "%s", why.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
   const ScheduleReport &r = app.editor().report();
   if (r.consumers == Consumers::PingPong) {
     ImGui::SameLine();
@@ -182,19 +190,36 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   const Fonts &f = fonts();
 
   drawConsumersControl(app);
+  ui.model = buildBoardModel(ed, app.tileLoop());
+  const BoardModel &model = ui.model;
+  if (!model.tileLoopLine.empty()) {
+    ImGui::TextDisabled("%s", model.tileLoopLine.c_str());
+    if (ImGui::IsItemHovered() && ui.dragging.empty()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+      ImGui::TextUnformatted(model.tileLoopTooltip.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
   int64_t nStages = ed.numStages(), nGroups = ed.numGroups();
+  (void)nGroups;
+  const size_t nRows = model.rows.size();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float stageW = std::max(
       kMinStageW, (avail.x - kLabelW - 2 * kNewColW) / static_cast<float>(nStages));
 
-  // Row heights: enough for the fullest cell of the row (and two cards).
-  std::vector<float> rowH(nGroups);
-  for (int64_t gr = 0; gr < nGroups; ++gr) {
+  // Row heights: enough for the fullest cell of the row's group (and two
+  // cards), plus the line saying what differs in a consumer's sub-row.
+  std::vector<float> rowH(nRows), bandH(nRows, 0);
+  for (size_t r = 0; r < nRows; ++r) {
     size_t most = 2;
     for (int64_t st = 0; st < nStages; ++st)
-      most = std::max(most, ed.cell(st, gr).size());
-    rowH[gr] = most * (kCardH + kCardGap) - kCardGap + 2 * kCellPad;
+      most = std::max(most, ed.cell(st, model.rows[r].group).size());
+    if (model.rows[r].consumer >= 0)
+      bandH[r] = kDiffersH;
+    rowH[r] = bandH[r] + most * (kCardH + kCardGap) - kCardGap + 2 * kCellPad;
   }
   float newRowH = kCardH + 2 * kCellPad;
 
@@ -206,6 +231,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
 
   ui.cells.clear();
   ui.cards.clear();
+  ui.subCards.clear();
 
   // Header.
   float y = origin.y;
@@ -223,49 +249,58 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
                colors::textDim, "+ stage");
   y += kHeaderH;
 
-  // Rows.
-  std::vector<float> rowY(nGroups + 1);
-  for (int64_t gr = 0; gr <= nGroups; ++gr) {
-    bool newRow = gr == nGroups;
-    float h = newRow ? newRowH : rowH[gr];
-    rowY[gr] = y;
-    // Group label.
+  // Rows, then the "+ warp group" row (a new group after the last).
+  float small = f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize();
+  std::string rowTooltip;
+  for (size_t r = 0; r <= nRows; ++r) {
+    bool newRow = r == nRows;
+    const BoardRow *row = newRow ? nullptr : &model.rows[r];
+    int64_t gr = newRow ? ed.numGroups() : row->group;
+    float h = newRow ? newRowH : rowH[r];
     ImVec2 lmn(origin.x, y), lmx(origin.x + kLabelW - 6, y + h);
     if (newRow) {
       dl->AddText(f.ui, f.ui ? f.ui->FontSize : ImGui::GetFontSize(),
                   ImVec2(lmn.x + 6, lmn.y + 8), colors::textDim, "+ warp group");
     } else {
       dl->AddRectFilled(lmn, lmx, colors::cellBgAlt, 4);
-      char title[48];
-      std::snprintf(title, sizeof title, "WG %lld", static_cast<long long>(gr));
+      if (row->bad)
+        dl->AddRect(lmn, lmx, colors::bad, 4, 0, 1.5f);
       dl->AddText(bold, bold->FontSize, ImVec2(lmn.x + 8, lmn.y + 6), colors::text,
-                  title);
-      std::string role = groupLabel(app, gr);
-      int64_t wgs = g.warpGroupsOf(gr);
-      char line2[64];
-      std::snprintf(line2, sizeof line2, "%s, %lld thr", role.c_str(),
-                    static_cast<long long>(wgs * 128));
-      dl->AddText(f.ui, f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize(),
-                  ImVec2(lmn.x + 8, lmn.y + 28), colors::textDim, line2);
-      for (const GroupRegisters &r : report.registers)
-        if (r.group == gr) {
+                  row->title.c_str());
+      dl->AddText(f.ui, small, ImVec2(lmn.x + 8, lmn.y + 28), colors::textDim,
+                  row->role.c_str());
+      for (const GroupRegisters &rg : report.registers)
+        if (rg.group == gr) {
           char regs[64];
           std::snprintf(regs, sizeof regs, "%lld / %lld regs",
-                        static_cast<long long>(r.regsPerThread),
-                        static_cast<long long>(r.budget));
-          dl->AddText(f.ui, f.ui ? f.ui->FontSize * 0.9f : ImGui::GetFontSize(),
-                      ImVec2(lmn.x + 8, lmn.y + 46),
-                      r.regsPerThread > r.budget ? colors::bad : colors::textDim, regs);
+                        static_cast<long long>(rg.regsPerThread),
+                        static_cast<long long>(rg.budget));
+          dl->AddText(f.ui, small, ImVec2(lmn.x + 8, lmn.y + 46),
+                      rg.regsPerThread > rg.budget ? colors::bad : colors::textDim, regs);
         }
+      if (ui.dragging.empty() && ImGui::IsMouseHoveringRect(lmn, lmx) &&
+          ImGui::IsWindowHovered())
+        rowTooltip = row->tooltip;
+      // What differs for this consumer warp group, across its cells.
+      if (!row->differs.empty()) {
+        ImVec2 bmn(xNewBefore + 3, y + 2), bmx(xNewAfter + kNewColW - 3, y + bandH[r]);
+        dl->PushClipRect(bmn, bmx, true);
+        dl->AddText(f.ui, small, ImVec2(bmn.x + 4, bmn.y + 1), colors::textDim,
+                    row->differs.c_str());
+        dl->PopClipRect();
+      }
     }
+    float cy = y + (newRow ? 0 : bandH[r]);
+    float ch = h - (newRow ? 0 : bandH[r]);
     // Cells: new-before, stages, new-after.
     auto addCell = [&](int64_t stage, float x0, float x1, bool isNew) {
       BoardCell c;
       c.target.stage = stage;
       c.target.group = gr;
-      c.min = ImVec2(x0 + 3, y + 3);
-      c.max = ImVec2(x1 - 3, y + h - 3);
+      c.min = ImVec2(x0 + 3, cy + 3);
+      c.max = ImVec2(x1 - 3, cy + ch - 3);
       c.isNew = isNew || newRow;
+      c.consumer = newRow ? -1 : row->consumer;
       ui.cells.push_back(c);
     };
     addCell(-1, xNewBefore, xStage0, true);
@@ -273,6 +308,13 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
       addCell(st, xStage0 + st * stageW, xStage0 + (st + 1) * stageW, false);
     addCell(nStages, xNewAfter, xNewAfter + kNewColW, true);
     y += h;
+  }
+  if (!rowTooltip.empty()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+    ImGui::TextUnformatted(rowTooltip.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
   float totalH = y - origin.y;
 
@@ -337,12 +379,15 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
     if (c.isNew)
       continue;
     std::vector<unsigned> units = ed.cell(c.target.stage, c.target.group);
+    // A unit's card is in every consumer sub-row of its group: ids per row.
+    ImGui::PushID(c.consumer);
     for (size_t i = 0; i < units.size(); ++i) {
       const Unit &u = g.units[units[i]];
       OpSchedule s = ed.unitSchedule(units[i]);
       ImVec2 mn(c.min.x + kCellPad - 3, c.min.y + kCellPad - 3 + i * (kCardH + kCardGap));
       ImVec2 mx(c.max.x - kCellPad + 3, mn.y + kCardH);
-      ui.cards[u.name] = {mn, mx};
+      ui.cards.emplace(u.name, std::make_pair(mn, mx)); // the first row's
+      ui.subCards[{u.name, c.consumer}] = {mn, mx};
       bool isDragged = ui.dragging == u.name;
       if (isDragged)
         dashedRect(dl, mn, mx, unitAccent(u.kind)); // where it came from
@@ -386,6 +431,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
         ImGui::EndPopup();
       }
     }
+    ImGui::PopID();
   }
   ImGui::PopID();
 
@@ -405,15 +451,19 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
                false, 0.85f);
       // The insertion point.
       if (ui.hasHover) {
-        const BoardCell *c = ui.findCell(ui.hover.stage, ui.hover.group);
+        const BoardCell *c = ui.cellAt(io.MousePos);
         if (c && !c->isNew) {
+          // The card rectangles of the row under the pointer.
+          auto rect = [&](const std::string &name) {
+            return ui.subCards[{name, c->consumer}];
+          };
           float ly = c->max.y - kCellPad;
           if (!ui.hover.beforeUnit.empty())
-            ly = ui.cards[ui.hover.beforeUnit].first.y - kCardGap / 2;
+            ly = rect(ui.hover.beforeUnit).first.y - kCardGap / 2;
           else {
             for (unsigned v : ed.cell(ui.hover.stage, ui.hover.group))
               if (g.units[v].name != ui.dragging)
-                ly = ui.cards[g.units[v].name].second.y + kCardGap / 2;
+                ly = rect(g.units[v].name).second.y + kCardGap / 2;
             if (ed.cell(ui.hover.stage, ui.hover.group).empty())
               ly = c->min.y + kCellPad;
           }

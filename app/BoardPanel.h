@@ -1,11 +1,18 @@
 //===- BoardPanel.h - the schedule board: stages x warp groups ----*- C++ -*-===//
 //
-// Rows are warp groups, columns are pipeline stages, each cell holds the
+// Rows are warp groups (BoardModel.h: with ping-pong or staggered consumers,
+// one sub-row per consumer warp group, the same cards in each, a line
+// across saying what differs), columns are pipeline stages, each cell holds the
 // cards of its units in body order. Drag a card to another cell, or between
 // two cards to set its order. While dragging, the target cell turns green or
 // red, and an illegal target shows why (explainMove) beside the pointer; an
 // illegal drop is refused and the reason stays at the drop point for a few
 // seconds (and in the status line).
+//
+// Above the board: the consumer arrangement (each option's tooltip says why
+// it is refused here, when it is) and, for a persistent kernel, the tile
+// loop and its order as the IR writes them (read-only). A row label's
+// tooltip explains its register budget (setmaxnreg) and the rules it breaks.
 //
 // Extra drop targets: a column left of stage 0 ("new stage 0": the others
 // shift one stage later, since only stage differences matter), a column right
@@ -16,6 +23,7 @@
 #define STAGECRAFT_APP_BOARDPANEL_H
 
 #include "app/AppState.h"
+#include "app/BoardModel.h"
 
 #include <imgui.h>
 
@@ -29,6 +37,8 @@ struct BoardCell {
   MoveTarget target; // stage -1: the new column before stage 0
   ImVec2 min, max;
   bool isNew = false; // one of the extra columns or rows
+  /// The consumer warp group's sub-row (BoardModel.h), -1 for a whole group.
+  int consumer = -1;
 };
 
 struct BoardUi {
@@ -47,11 +57,18 @@ struct BoardUi {
 
   // Geometry of the last drawn frame, in screen coordinates (hit testing,
   // and tests that drive the board with a synthetic mouse).
+  // A unit's card in its group's row (the first sub-row when the group is
+  // split); `subCards` has every sub-row's, by (unit, consumer).
   std::map<std::string, std::pair<ImVec2, ImVec2>> cards;
+  std::map<std::pair<std::string, int>, std::pair<ImVec2, ImVec2>> subCards;
   std::vector<BoardCell> cells;
+  /// The rows and lines of the last drawn frame.
+  BoardModel model;
   const BoardCell *cellAt(ImVec2 p) const;
-  const BoardCell *findCell(int64_t stage, int64_t group) const;
+  /// The cell of (stage, group); `consumer` picks a sub-row (-1: the first).
+  const BoardCell *findCell(int64_t stage, int64_t group, int consumer = -1) const;
   ImVec2 cardCenter(const std::string &unit) const;
+  ImVec2 cardCenter(const std::string &unit, int consumer) const;
 };
 
 /// Draws the board into the current window (it fills the remaining region).

@@ -19,6 +19,7 @@ const char *title(FileDialog::Purpose p) {
   case FileDialog::Purpose::SaveSchedule: return "Save schedule";
   case FileDialog::Purpose::LoadSchedule: return "Load schedule";
   case FileDialog::Purpose::ExportKernel: return "Export kernel to a new directory (a Python package + C++ header)";
+  case FileDialog::Purpose::OpenTrace: return "Open a measured trace (stagecraft-run --trace FILE.json, or its result JSON)";
   case FileDialog::Purpose::None: break;
   }
   return "File";
@@ -26,7 +27,8 @@ const char *title(FileDialog::Purpose p) {
 const char *extension(FileDialog::Purpose p) {
   if (p == FileDialog::Purpose::ExportKernel)
     return nullptr; // a directory is chosen: list no files
-  return p == FileDialog::Purpose::SaveSchedule || p == FileDialog::Purpose::LoadSchedule
+  return p == FileDialog::Purpose::SaveSchedule || p == FileDialog::Purpose::LoadSchedule ||
+                 p == FileDialog::Purpose::OpenTrace
              ? ".json"
              : ".mlir";
 }

@@ -14,7 +14,7 @@ namespace stagecraft::app {
 
 class FileDialog {
 public:
-  enum class Purpose { None, OpenIr, SaveIrAs, SaveSchedule, LoadSchedule, ExportKernel };
+  enum class Purpose { None, OpenIr, SaveIrAs, SaveSchedule, LoadSchedule, ExportKernel, OpenTrace };
 
   /// Opens the dialog; `start` is a file or directory to start from.
   void open(Purpose purpose, const std::string &start);

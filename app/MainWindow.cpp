@@ -132,6 +132,10 @@ void menuBar(AppState &app, MainWindowUi &ui) {
     if (ImGui::MenuItem("Load schedule...", nullptr, false, app.hasIr()))
       ui.dialog.open(FileDialog::Purpose::LoadSchedule, dirOf(app.irPath()));
     ImGui::Separator();
+    if (ImGui::MenuItem("Open measured trace...", nullptr, false, app.hasIr()))
+      ui.dialog.open(FileDialog::Purpose::OpenTrace,
+                     app.loadedTrace() ? app.loadedTrace()->path : dirOf(app.irPath()));
+    ImGui::Separator();
     if (ImGui::MenuItem("Export kernel...", nullptr, false, app.hasIr()))
       ui.dialog.open(FileDialog::Purpose::ExportKernel,
                      (dirOf(app.irPath()).empty() ? std::string(".") : dirOf(app.irPath())) +
@@ -274,6 +278,7 @@ void fileDialog(AppState &app, MainWindowUi &ui) {
   case FileDialog::Purpose::SaveSchedule: app.saveSchedule(p); break;
   case FileDialog::Purpose::LoadSchedule: app.loadSchedule(p); break;
   case FileDialog::Purpose::ExportKernel: app.exportKernel(p); break;
+  case FileDialog::Purpose::OpenTrace: app.openMeasuredTrace(p); break;
   case FileDialog::Purpose::None: break;
   }
 }
@@ -302,6 +307,19 @@ void stagecraft::app::drawMainWindow(AppState &app, MainWindowUi &ui) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float statusH = ImGui::GetFrameHeightWithSpacing() + 4;
   float gap = 6;
+  if (ui.timelineOnly) {
+    ui.timeline.maxLaneHeight = 30;
+    region("timeline", origin, ImVec2(avail.x, avail.y - statusH), "Timeline",
+           "wheel: zoom   drag: pan   double-click: all   click a zone: select its unit",
+           [&] { drawTimelinePanel(app, ui.timeline); }, ImGuiWindowFlags_NoScrollbar);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + avail.y - statusH + 2));
+    statusLine(app);
+    ImGui::End();
+    shortcutsWindow(ui);
+    fileDialog(app, ui);
+    return;
+  }
+  ui.timeline.maxLaneHeight = 17;
   float runsH = std::max(200.0f, avail.y * 0.28f);
   float topH = avail.y - runsH - statusH - gap;
   float timelineW = std::floor((avail.x - gap) * 0.56f);

@@ -45,6 +45,9 @@ struct MainWindowUi {
   TimelineUi timeline;
   LessonUi lesson;
   FileDialog dialog;
+  /// Only the timeline panel (and the status line), filling the window:
+  /// `stagecraft --panel timeline`, for pictures of it.
+  bool timelineOnly = false;
   bool showShortcuts = false;
   bool quitRequested = false;
   std::string examplePath; // File > Open example

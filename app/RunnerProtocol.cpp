@@ -6,6 +6,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+
 using namespace stagecraft::app;
 namespace json = llvm::json;
 
@@ -138,8 +140,17 @@ bool parseTrace(const json::Object &t, MeasuredTrace &out, std::string &error) {
       return false;
     }
     unitIds.push_back(*o->getInteger("id"));
+    out.unitGroups.push_back(o->getInteger("group").value_or(-1));
     // The kind comes from the loop graph (the app matches names).
     shape.units.push_back({o->getString("name")->str(), ZoneKind::Other});
+  }
+  if (std::find(out.unitGroups.begin(), out.unitGroups.end(), -1) != out.unitGroups.end())
+    out.unitGroups.clear(); // some unit has no group: the trace does not say
+  if (const json::Object *sched = t.getObject("schedule")) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << json::Value(json::Object(*sched));
+    out.scheduleJson = os.str();
   }
   for (const json::Value &c : *ctas) {
     const json::Object *o = c.getAsObject();
@@ -226,6 +237,8 @@ bool stagecraft::app::parseRunnerReply(const std::string &line,
     reply.registersPerThread = static_cast<int>(*r);
   if (std::optional<llvm::StringRef> n = o->getString("reference_name"))
     reply.referenceName = n->str();
+  if (std::optional<llvm::StringRef> k = o->getString("kernel"))
+    reply.kernel = k->str();
   if (std::optional<llvm::StringRef> b = o->getString("bundle"))
     reply.bundle = b->str();
   reply.probe = o->getBoolean("probe");

@@ -25,12 +25,19 @@ struct MeasuredCta {
   timeline::Timeline timeline;
 };
 
-/// The result's "trace" object (docs/runner-protocol.md).
+/// The result's "trace" object (docs/runner-protocol.md), or a trace file
+/// (MeasuredTraceFile.h).
 struct MeasuredTrace {
   double overhead = 0; // instrumented / plain median - 1
   double plainMedianUs = 0, instrumentedMedianUs = 0;
   std::vector<MeasuredCta> ctas;
   std::vector<std::string> warnings;
+  /// What the trace says it belongs to (a loaded file is checked with them):
+  /// the schedule group of each unit, parallel to every CTA's
+  /// timeline.units (empty when the trace does not say), and the schedule the
+  /// kernel was compiled with as JSON ("" when the trace does not say).
+  std::vector<int64_t> unitGroups;
+  std::string scheduleJson;
 };
 
 struct RunnerReply {
@@ -43,6 +50,7 @@ struct RunnerReply {
   std::optional<int> registersPerThread;
   std::string referenceName;
   std::string deviceName;
+  std::string kernel;                  // the entry the runner ran
   std::string bundle;                  // the directory the runner used
   std::optional<bool> probe;           // a ping's probe: can it read the app's files?
   std::optional<int> receivedFiles;    // files of an uploaded bundle it wrote

@@ -202,21 +202,29 @@ MoveOutcome ScheduleEditor::setWait(const std::string &unit, int64_t wait) {
   return out;
 }
 
-MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
-  MoveOutcome out;
+std::string ScheduleEditor::explainConsumers(Consumers consumers) const {
   Schedule next = schedule_;
   next.consumers = consumers;
   ScheduleReport after = checkSchedule(graph_, next);
+  std::string why; // every violation it would add, first to last
   for (const Violation &v : after.violations) {
     bool isNew = std::none_of(report_.violations.begin(), report_.violations.end(),
                               [&](const Violation &b) {
                                 return b.rule == v.rule && b.def == v.def && b.use == v.use;
                               });
-    if (isNew) {
-      out.explanation = v.message;
-      return out;
-    }
+    if (isNew)
+      why += (why.empty() ? "" : " Also: ") + v.message;
   }
+  return why;
+}
+
+MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
+  MoveOutcome out;
+  out.explanation = explainConsumers(consumers);
+  if (!out.explanation.empty())
+    return out;
+  Schedule next = schedule_;
+  next.consumers = consumers;
   out.applied = true;
   out.changed = consumers != report_.consumers;
   if (out.changed)

@@ -65,6 +65,10 @@ public:
   /// The consumer arrangement (cooperative or ping-pong): an undo step when
   /// it changes; refused, with the reason, when it adds a violation.
   MoveOutcome setConsumers(Consumers consumers);
+  /// "" when setConsumers(consumers) would be allowed, else why not: every
+  /// violation it would add (the ping-pong rule, shared memory, a register
+  /// budget), in the check's order.
+  std::string explainConsumers(Consumers consumers) const;
   Consumers consumers() const { return report_.consumers; }
 
   /// Replaces the whole schedule (load from file, restore a run): an undo

@@ -9,6 +9,7 @@
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/ScheduleIR.h"
+#include "core/Schedule/TileLoopIR.h"
 #include "core/Support/InputCheck.h"
 #include "core/Timeline/UnitCosts.h"
 
@@ -88,6 +89,9 @@ LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
         out.costs = std::move(*costs);
         out.hasCosts = true;
       }
+      FailureOr<scf::ForOp> loop = findPipelinedLoop(p.kernel);
+      if (succeeded(loop))
+        out.tileLoop = analyzeTileLoop(p.kernel, *loop);
     }
   }
   out.diagnostics = std::move(p.diagnostics);

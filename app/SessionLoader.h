@@ -10,6 +10,7 @@
 #define STAGECRAFT_APP_SESSIONLOADER_H
 
 #include "core/Schedule/LoopGraph.h"
+#include "core/Schedule/TileLoop.h"
 #include "core/Timeline/KernelCosts.h"
 
 #include <string>
@@ -26,6 +27,9 @@ struct LoadedIr {
   /// when they could not be read, which leaves the rest of the app working.
   timeline::KernelCosts costs;
   bool hasCosts = false;
+  /// The tile loop around the pipelined loop (persistent kernels), as the
+  /// IR's index arithmetic walks the tiles.
+  TileLoop tileLoop;
   /// "file:line:col: error: ..." lines when !ok (and any warnings).
   std::vector<std::string> diagnostics;
 };

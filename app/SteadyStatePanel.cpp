@@ -1,4 +1,5 @@
 //===- SteadyStatePanel.cpp - the steady-state body and the resources -----===//
+#include "app/BoardModel.h"
 #include "app/Panels.h"
 #include "app/Theme.h"
 
@@ -74,6 +75,11 @@ void stagecraft::app::drawSteadyStatePanel(AppState &app) {
   }
   ImGui::PopFont();
   ImGui::Spacing();
+  // Each warp group's part of the body (BoardModel.h): with ping-pong or
+  // staggered consumers, one line per consumer warp group.
+  if (r.warpSpecialized || r.consumers != Consumers::Cooperative)
+    for (const std::string &line : buildBoardModel(ed, app.tileLoop()).steadyStates)
+      ImGui::TextDisabled("%s", line.c_str());
 
   if (!r.legal()) {
     ImGui::Spacing();

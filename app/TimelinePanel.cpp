@@ -12,7 +12,7 @@ using timeline::ZoneKind;
 
 namespace {
 
-constexpr float kLabelW = 118, kMaxLaneH = 17, kMinLaneH = 9, kLaneGap = 2, kAxisH = 16,
+constexpr float kLabelW = 118, kMinLaneH = 9, kLaneGap = 2, kAxisH = 16,
                 kSectionH = 15;
 
 ImU32 zoneFill(ZoneKind k, float alpha) {
@@ -47,12 +47,11 @@ double tickStep(double span, int target) {
 
 /// Rebuilds the model when the prediction or the shown trace changed.
 void refresh(AppState &app, TimelineUi &ui) {
-  const RunRecord *run = app.tracedRun();
-  uint64_t runId = run ? run->id : 0;
-  const MeasuredTrace *trace = run ? app.measuredTrace(run->id) : nullptr;
+  TraceView shown = app.shownTrace();
+  const MeasuredTrace *trace = shown.trace;
   size_t cta = trace && ui.traceCta < trace->ctas.size() ? ui.traceCta : 0;
   bool kernelChanged = ui.kernel != app.kernel();
-  if (ui.predictionVersion == app.predictionVersion() && ui.traceRun == runId &&
+  if (ui.predictionVersion == app.predictionVersion() && ui.traceKey == shown.key &&
       ui.shownCta == cta && !kernelChanged)
     return;
   const timeline::Prediction &p = app.prediction();
@@ -69,7 +68,7 @@ void refresh(AppState &app, TimelineUi &ui) {
     ui.model.focusIterations(std::max(0, mid - 2), mid + 1);
   }
   ui.predictionVersion = app.predictionVersion();
-  ui.traceRun = runId;
+  ui.traceKey = shown.key;
   ui.shownCta = cta;
   ui.traceCta = cta;
   ui.kernel = app.kernel();
@@ -92,21 +91,24 @@ void header(AppState &app, TimelineUi &ui) {
   } else {
     ImGui::TextDisabled("predicted: %s", p.error.empty() ? "none" : p.error.c_str());
   }
-  const RunRecord *run = app.tracedRun();
-  const MeasuredTrace *trace = run ? app.measuredTrace(run->id) : nullptr;
+  TraceView shown = app.shownTrace();
+  const MeasuredTrace *trace = shown.trace;
   if (trace && !trace->ctas.empty()) {
     ImGui::TextColored(toVec4(colors::text), "measured");
     ImGui::SameLine();
     const MeasuredCta &c = trace->ctas[ui.shownCta < trace->ctas.size() ? ui.shownCta : 0];
-    ImGui::TextDisabled("variant #%llu, %s, probes cost %+.1f%%%s",
-                        static_cast<unsigned long long>(run->id), c.timeline.title.c_str(),
-                        trace->overhead * 100,
+    // Where it came from: a run of this session, or a file (a GPU elsewhere).
+    std::string source = (shown.file ? "from " : "") + shown.source +
+                         (shown.device.empty() ? "" : " on " + shown.device);
+    ImGui::TextDisabled("%s, %s, probes cost %+.1f%%%s", source.c_str(),
+                        c.timeline.title.c_str(), trace->overhead * 100,
                         trace->warnings.empty() ? "" : " (warnings: hover)");
-    if (ImGui::IsItemHovered() && !trace->warnings.empty()) {
-      std::string tip;
+    if (ImGui::IsItemHovered()) {
+      std::string tip = shown.file ? shown.file->path + "\n" : "";
       for (const std::string &w : trace->warnings)
         tip += w + "\n";
-      ImGui::SetTooltip("%s", tip.c_str());
+      if (!tip.empty())
+        ImGui::SetTooltip("%s", tip.c_str());
     }
     if (trace->ctas.size() > 1) {
       ImGui::SameLine();
@@ -123,6 +125,9 @@ void header(AppState &app, TimelineUi &ui) {
     for (const RunRecord *r : app.currentRuns())
       if (!app.traceNote(r->id).empty())
         note = app.traceNote(r->id);
+    if (const LoadedTrace *f = app.loadedTrace(); f && f->irPath == app.irPath())
+      note = f->path.substr(f->path.rfind('/') + 1) +
+             " was measured with the schedule it was loaded for: undo back to it to see it";
     ImGui::TextDisabled("measured: %s", note.empty() ? "none yet: run this schedule (Ctrl+R)"
                                                      : note.c_str());
   }
@@ -159,10 +164,11 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
   size_t sectionCount = 0;
   for (size_t l = 0; l < m.lanes().size(); ++l)
     sectionCount += l == 0 || m.lanes()[l].source != m.lanes()[l - 1].source;
-  float laneH = kMaxLaneH;
+  float maxLaneH = std::max(kMinLaneH, ui.maxLaneHeight);
+  float laneH = maxLaneH;
   if (!m.lanes().empty())
     laneH = std::clamp((avail.y - kAxisH - sectionCount * kSectionH) / m.lanes().size() - kLaneGap,
-                        kMinLaneH, kMaxLaneH);
+                        kMinLaneH, maxLaneH);
   ui.laneTop.assign(m.lanes().size(), 0);
   ui.laneHeight = laneH;
   float y = origin.y + kAxisH;

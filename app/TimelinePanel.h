@@ -8,7 +8,8 @@
 // a zone tells its unit, iteration, start and duration; clicking one selects
 // its unit (as clicking its card does), and the selected unit's zones stand
 // out. The predicted lanes follow every schedule edit, the measured ones
-// every run that returned a trace.
+// every run that returned a trace, or a trace file opened for this schedule
+// (AppState::shownTrace); the header says which.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_APP_TIMELINEPANEL_H
@@ -29,10 +30,13 @@ struct TimelineUi {
   bool follow = true;
   // What the model holds, to rebuild it only when that changes.
   uint64_t predictionVersion = UINT64_MAX;
-  uint64_t traceRun = UINT64_MAX;
+  uint64_t traceKey = UINT64_MAX; // TraceView::key of the measured trace shown
   size_t traceCta = 0;      // which sampled CTA of the measured trace is shown
   size_t shownCta = SIZE_MAX;
   std::string kernel;
+  /// The tallest a lane gets when there is room (the panel alone in the
+  /// window, for screenshots, affords more than the normal layout).
+  float maxLaneHeight = 17;
   // Interaction.
   bool dragging = false;
   float lastMouseX = 0;

@@ -1,9 +1,11 @@
 //===- main.cpp - stagecraft: the desktop app ------------------------------===//
 //
 //   stagecraft [FILE.mlir] [--runner CMD] [--runner-upload auto|always|never]
-//              [--no-runner] [--no-restore]
+//              [--no-runner] [--no-restore] [--schedule S.json]
+//              [--trace MEASURED.json]
 //   stagecraft --screenshot OUT.png [--size WxH] [--schedule S.json]
-//              [--select UNIT] [FILE.mlir]
+//              [--select UNIT] [--trace MEASURED.json] [--panel timeline]
+//              [FILE.mlir]
 //
 // GLFW + OpenGL 3 + Dear ImGui. With no file: the autosaved session, else
 // the bundled attention example. --screenshot renders until the first
@@ -47,6 +49,8 @@ struct Args {
   int width = 1720, height = 1040;
   std::string select;
   std::string schedule;
+  std::string trace;
+  bool timelineOnly = false;
   std::string lesson;
 };
 
@@ -64,6 +68,9 @@ const char *kUsage =
     "  --screenshot OUT    render, write OUT (PNG) and exit\n"
     "  --size WxH          window size (default 1720x1040)\n"
     "  --schedule S.json   apply a schedule to the opened file\n"
+    "  --trace FILE.json   show a measured timeline of this kernel and schedule (from\n"
+    "                      stagecraft-run BUNDLE --trace FILE.json, or its result JSON)\n"
+    "  --panel timeline    show only the timeline panel (for screenshots)\n"
     "  --select UNIT       select an op at start (for screenshots)\n"
     "  --lesson L          open a lesson: its directory, or its number (Help > Lessons)\n";
 
@@ -96,6 +103,17 @@ bool parseArgs(int argc, char **argv, Args &a) {
       if (!value(a.select)) return false;
     } else if (s == "--schedule") {
       if (!value(a.schedule)) return false;
+    } else if (s == "--trace") {
+      if (!value(a.trace)) return false;
+    } else if (s == "--panel") {
+      std::string v;
+      if (!value(v)) return false;
+      if (v != "timeline") {
+        std::fprintf(stderr, "stagecraft: --panel takes \"timeline\" (the only panel shown alone), "
+                             "not \"%s\"\n", v.c_str());
+        return false;
+      }
+      a.timelineOnly = true;
     } else if (s == "--lesson") {
       if (!value(a.lesson)) return false;
     } else if (s == "--size") {
@@ -308,11 +326,18 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
   if (!args.select.empty())
     app->select(args.select);
+  ui.timelineOnly = args.timelineOnly;
+  int exitCode = 0;
+  if (!args.trace.empty() && !app->openMeasuredTrace(args.trace)) {
+    std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
+    // A picture without the trace it was asked to show would mislead.
+    if (screenshotMode)
+      exitCode = 1;
+  }
 
   auto started = std::chrono::steady_clock::now();
   int settledFrames = 0;
-  int exitCode = 0;
-  while (!glfwWindowShouldClose(window) && !ui.quitRequested) {
+  while (exitCode == 0 && !glfwWindowShouldClose(window) && !ui.quitRequested) {
     if (screenshotMode)
       glfwPollEvents();
     else

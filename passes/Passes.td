@@ -123,6 +123,20 @@ def TileSplitDotScaled : Pass<"tile-split-dot-scaled", "::mlir::ModuleOp"> {
   }];
 }
 
+def TileFactorScaleOutOfMax : Pass<"tile-factor-scale-out-of-max", "::mlir::ModuleOp"> {
+  let summary = "Rewrite tile.reduce max (x * c), c > 0, as (tile.reduce max x) * c";
+  let description = [{
+    Exact for a positive, finite splat constant `c` (rounding is monotonic),
+    and it leaves the tile-wide product with its other readers only: in an
+    online softmax, the subtraction of the row maximum, which LLVM then fuses
+    with the product into one fma per element, as FlashAttention computes
+    exp2(x * scale - max * scale). The new reduce and multiply take the old
+    reduce's schedule; the product moves to just before its first remaining
+    reader. tile-lower-to-nvvm does this first; the reference kernel is
+    lowered from the IR as written.
+  }];
+}
+
 def TileLowerReference : Pass<"tile-lower-reference", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels plainly, to check the pipelined kernels against";
   let description = [{

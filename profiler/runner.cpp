@@ -45,6 +45,24 @@ int deviceAttribute(CUdevice dev, CUdevice_attribute a, const char *name) {
   return v;
 }
 
+// The bundle's schedule.json (informational, docs/bundle-format.md), so that a trace says which
+// schedule it was measured with; null when the bundle has none (an uploaded bundle) or it cannot
+// be read (then a warning says so: the trace is still good).
+json::Value bundleSchedule(const std::string &dir, std::vector<std::string> &warnings) {
+  std::ifstream in(dir + "/schedule.json", std::ios::binary);
+  if (!in) return json::Value();
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    json::Value v = json::parse(text.str());
+    if (v.isObject()) return v;
+    warnings.push_back("schedule.json is not a JSON object: the trace does not say its schedule");
+  } catch (const json::JsonError &e) {
+    warnings.push_back(std::string("schedule.json: ") + e.what() + ": the trace does not say its schedule");
+  }
+  return json::Value();
+}
+
 }  // namespace
 
 Result newResult(const Request &request) {
@@ -398,21 +416,42 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   }
   const size_t bytes = size_t(spec.bufferBytes());
   DeviceBuffer events(bytes, "the timeline event buffer");
-  // One untimed launch, then the timed ones; the buffer is cleared before each (outside the
-  // CUPTI window), so it ends up holding the last launch's events.
+  // The overhead is measured with the plain and the instrumented kernel interleaved, in
+  // alternating order (ABBA...), so that both see the same clocks and temperature: timed in
+  // separate stretches, a long kernel's median moves by several percent between them on a
+  // power-limited GPU, more than the probes cost. One untimed pair first. The event buffer is
+  // cleared before each instrumented launch (outside the CUPTI window), so it ends up holding
+  // the last one's events.
   const int reps = std::max(1, std::min(request.reps, kTraceReps));
-  std::vector<double> samples;
+  std::vector<double> samples, plainSamples;
   size_t kernelsPerRep = 0;
   for (int i = 0; i <= reps; ++i) {
-    CU_CHECK(driver().cuMemsetD8Async(events.get(), 0, bytes, stream_));
-    waitStream(stream_, "clearing the timeline buffer");
-    if (i > 0) cupti_->beginWindow();
-    bundle.launchInstrumented((request.warmup + i) % sets, stream_, events.get());
-    waitStream(stream_, "a launch of the instrumented kernel");
-    if (i > 0) {
-      std::vector<KernelRecord> recs = cupti_->endWindow();
-      samples.push_back(spanMicroseconds(recs, "the timed launch of the instrumented " + m.kernel));
-      kernelsPerRep = std::max(kernelsPerRep, recs.size());
+    const int set = (request.warmup + i) % sets;
+    auto timePlain = [&] {
+      if (i > 0) cupti_->beginWindow();
+      bundle.launch(set, stream_);
+      waitStream(stream_, "a launch of the plain kernel beside the instrumented one");
+      if (i > 0)
+        plainSamples.push_back(spanMicroseconds(cupti_->endWindow(), "the timed launch of " + m.kernel));
+    };
+    auto timeInstrumented = [&] {
+      CU_CHECK(driver().cuMemsetD8Async(events.get(), 0, bytes, stream_));
+      waitStream(stream_, "clearing the timeline buffer");
+      if (i > 0) cupti_->beginWindow();
+      bundle.launchInstrumented(set, stream_, events.get());
+      waitStream(stream_, "a launch of the instrumented kernel");
+      if (i > 0) {
+        std::vector<KernelRecord> recs = cupti_->endWindow();
+        samples.push_back(spanMicroseconds(recs, "the timed launch of the instrumented " + m.kernel));
+        kernelsPerRep = std::max(kernelsPerRep, recs.size());
+      }
+    };
+    if (i % 2 == 0) {
+      timePlain();
+      timeInstrumented();
+    } else {
+      timeInstrumented();
+      timePlain();
     }
   }
   Timing t = summarize(samples, int(kernelsPerRep));
@@ -422,10 +461,12 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   TraceFacts facts;
   facts.kernel = m.kernel;
   facts.device = device_.name;
-  facts.plainMedianUs = r.timing->medianUs;
+  const double plainUs = summarize(plainSamples, 1).medianUs;
+  facts.plainMedianUs = plainUs;
   facts.instrumentedMedianUs = t.medianUs;
-  facts.overhead = r.timing->medianUs > 0 ? t.medianUs / r.timing->medianUs - 1.0 : 0.0;
+  facts.overhead = plainUs > 0 ? t.medianUs / plainUs - 1.0 : 0.0;
   facts.reps = reps;
+  facts.schedule = bundleSchedule(request.bundle, decoded.warnings);
   if (facts.overhead > kMaxTraceOverhead)
     decoded.warnings.push_back("the instrumented kernel is " + std::to_string(int(facts.overhead * 1000) / 10.0) +
                                "% slower than the plain one (over the " +

@@ -15,6 +15,22 @@ T readLE(const uint8_t *p) {
   return v;
 }
 
+json::Value warpGroupsJson(const TimelineSpec &spec) {
+  json::Value wgs = json::Value::array();
+  for (const TimelineWarpGroup &w : spec.warpGroups)
+    wgs.push(json::Value::object({{"id", json::Value::integer(w.id)}, {"role", json::Value::string(w.role)},
+                                  {"name", json::Value::string(w.name)}}));
+  return wgs;
+}
+
+json::Value unitsJson(const TimelineSpec &spec) {
+  json::Value units = json::Value::array();
+  for (const TimelineUnit &u : spec.units)
+    units.push(json::Value::object({{"id", json::Value::integer(u.id)}, {"name", json::Value::string(u.name)},
+                                    {"group", json::Value::integer(u.group)}}));
+  return units;
+}
+
 }  // namespace
 
 DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, size_t size) {
@@ -110,6 +126,12 @@ trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t
                    trace::Arg::num("reps", facts.reps)};
   for (size_t i = 0; i < t.warnings.size(); ++i)
     doc.otherData.push_back(trace::Arg::str("warning " + std::to_string(i + 1), t.warnings[i]));
+  // What the trace belongs to, as the result's trace object says it (added after the first
+  // traces were written; readers treat them as optional).
+  doc.otherData.push_back(trace::Arg::json("warp_groups", json::write(warpGroupsJson(spec))));
+  doc.otherData.push_back(trace::Arg::json("units", json::write(unitsJson(spec))));
+  if (facts.schedule.isObject())
+    doc.otherData.push_back(trace::Arg::json("schedule", json::write(facts.schedule)));
   return doc;
 }
 
@@ -121,16 +143,8 @@ json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, c
   o.set("instrumented_median_us", Value::number(facts.instrumentedMedianUs));
   o.set("reps", Value::integer(facts.reps));
   o.set("clock", Value::string(spec.clock));
-  Value wgs = Value::array();
-  for (const TimelineWarpGroup &w : spec.warpGroups)
-    wgs.push(Value::object({{"id", Value::integer(w.id)}, {"role", Value::string(w.role)},
-                            {"name", Value::string(w.name)}}));
-  o.set("warp_groups", wgs);
-  Value units = Value::array();
-  for (const TimelineUnit &u : spec.units)
-    units.push(Value::object({{"id", Value::integer(u.id)}, {"name", Value::string(u.name)},
-                              {"group", Value::integer(u.group)}}));
-  o.set("units", units);
+  o.set("warp_groups", warpGroupsJson(spec));
+  o.set("units", unitsJson(spec));
   Value ctas = Value::array();
   for (size_t s = 0; s < spec.sampledCtas.size(); ++s) {
     Value events = Value::array();
@@ -148,6 +162,7 @@ json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, c
   Value w = Value::array();
   for (const std::string &x : t.warnings) w.push(Value::string(x));
   o.set("warnings", w);
+  o.set("schedule", facts.schedule.isObject() ? facts.schedule : Value::null());
   return o;
 }
 

@@ -43,15 +43,22 @@ struct TraceFacts {
   double instrumentedMedianUs = 0;
   double overhead = 0;  // instrumented / plain - 1
   int reps = 0;
+  // The schedule the kernel was compiled with (the bundle's schedule.json, an object), so a trace
+  // opened later says which schedule it belongs to; null when the bundle had none.
+  json::Value schedule;
 };
 
 // Chrome trace-event JSON: a process per sampled CTA ("CTA c (SM m)"), a thread per warp group,
-// one complete event per unit per iteration, timestamps in us relative to originNs.
+// one complete event per unit per iteration, timestamps in us relative to originNs. otherData:
+// kind "measured", kernel, device, clock, the medians, overhead, reps, "warning N", and what
+// identifies the kernel's schedule: "warp_groups" and "units" as the manifest lists them (units
+// with their schedule group) and "schedule" when known (the app checks a loaded trace with them).
 trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
 
 // The result's "trace" object: {"overhead", "plain_median_us", "instrumented_median_us", "reps",
 // "clock", "warp_groups", "units", "ctas": [{"cta", "sm", "events": [[wg, unit, iteration,
-// start_ns, duration_ns], ...]}], "warnings"}; start_ns relative to originNs.
+// start_ns, duration_ns], ...]}], "warnings", "schedule" (null when unknown)}; start_ns relative
+// to originNs.
 json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
 
 }  // namespace stagecraft::profiler

@@ -33,6 +33,14 @@ bundle attn_d128 "$A/attention_fwd_d128.mlir"
 bundle attn_d128_cp_dot1_s3 "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 bundle attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 bundle attn_d64 "$A/attention_fwd_d64.mlir" --size H=32
+# The shapes FlashAttention-3 uses too: 192 query rows over three consumer warp groups at head
+# dim 64, key blocks of 176 at 128 (bench/results/attention-tiles-h100-2026-11-23).
+bundle attn_d64_192rows "$A/attention_fwd_d64_192rows.mlir"
+bundle attn_d64_192rows_ahead2 "$A/attention_fwd_d64_192rows.mlir" --schedule "$S/attention_loads_ahead2.json"
+bundle attn_d64_causal_192rows "$A/attention_fwd_d64_causal_192rows.mlir"
+bundle attn_d64_causal_192rows_ahead2 "$A/attention_fwd_d64_causal_192rows.mlir" --schedule "$S/attention_loads_ahead2.json"
+bundle attn_d128_176keys_cp_near "$A/attention_fwd_d128_176keys.mlir" --schedule "$S/attention_cp_dot1_s3_near.json"
+bundle attn_d128_causal_176keys_cp_near "$A/attention_fwd_d128_causal_176keys.mlir" --schedule "$S/attention_cp_dot1_s3_near.json"
 bundle attn_d64_causal "$A/attention_fwd_d64_causal.mlir" --size H=32
 bundle persistent_attn_d128 "$A/persistent_attention_fwd_d128.mlir"
 # Staggered consumers (FA3's ping-pong of the two consumer warp groups).

@@ -8,7 +8,7 @@
 set -u -o pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT_DIR=$1; shift
-DEV=$ROOT/.dev/perf
+DEV=${DEV:-$ROOT/.dev/perf}
 mkdir -p "$OUT_DIR"
 { date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv; } > "$OUT_DIR/device.txt" 2>&1
 RESULTS=$OUT_DIR/results.jsonl

@@ -4,11 +4,13 @@
   bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration]   # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
+  bench/timeline/assets.py list                                          # the configurations
 
-`--set calibration` compiles, instead, the schedules the model's calibration cannot explain
-from TFLOP/s alone (docs/timeline.md, "What is not met"): attention d128 and d64 under the
-default, cp-dot0-s2 and cp-dot1-s3 schedules; the 128x128 GEMM with loads three and four
-stages ahead (the same shared memory); the 128x256 GEMM's single-group MMA wait 0 and 1.
+`--set calibration` (compile, list) takes, instead, the schedules the model's calibration cannot
+explain from TFLOP/s alone (docs/timeline.md, "What is not met"): attention d128 and d64 under
+the default, cp-dot0-s2 and cp-dot1-s3 schedules; the 128x128 GEMM with loads three and four
+stages ahead (the same shared memory); the 128x256 GEMM's single-group MMA wait 0 and 1 and the
+warp-specialized wait 0.
 
 `compile` compiles each (asset, schedule) with `stagecraft-compile --with-timeline`, writing
 the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
@@ -16,7 +18,7 @@ the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicte
 (check_trace.py, which fails a probe overhead of --max-overhead or more, default 5%) and writes
 OUT/timelines.md: predicted vs measured iteration time (the median time between a consumer's
 successive iterations of its first unit, over the sampled CTAs) and the overhead (the
-instrumented kernel's median time over the plain one's, both timed by the runner in the same
+instrumented kernel's median time over the plain one's, both timed by the runner interleaved in the same
 process). The traces (OUT/*.measured.json) and the predictions (OUT/*.predicted.json) open in
 Perfetto.
 """
@@ -30,26 +32,18 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEDULES = os.path.join(ROOT, "assets", "schedules")
+HERE = os.path.dirname(os.path.abspath(__file__))
 
-# (asset, schedule name, schedule file or None for the IR's own, sizes)
+# (asset, schedule name, schedule file or None for the IR's own, sizes). screenshots.sh shows
+# the traces measured with these in the app's timeline panel.
 CONFIGS = [
     ("gemm", "ws-ahead2-wait1", None, {"M": 8192, "N": 8192, "K": 8192}),
-    ("gemm", "single-ahead1-wait0", {"format": "stagecraft-schedule", "version": 1, "kernel": "gemm", "ops": [
-        {"name": "MMA", "stage": 1, "order": 0, "group": 1},
-        {"name": "loadA", "stage": 0, "order": 1, "group": 1},
-        {"name": "loadB", "stage": 0, "order": 2, "group": 1}]}, {"M": 8192, "N": 8192, "K": 8192}),
+    ("gemm", "single-ahead1-wait0", os.path.join(HERE, "schedules", "gemm--single-ahead1-wait0.json"),
+     {"M": 8192, "N": 8192, "K": 8192}),
     ("attention_fwd_d128", "default", None, {"B": 4, "H": 16, "S": 8192}),
     ("attention_fwd_d128", "cp-dot1-s3", os.path.join(SCHEDULES, "attention_cp_dot1_s3.json"),
      {"B": 4, "H": 16, "S": 8192}),
 ]
-
-
-def gemm_schedule(kernel, ahead, wait, specialized):
-    """bench/gemm/sweep.py's schedules: loads `ahead` stages before the MMA."""
-    return {"format": "stagecraft-schedule", "version": 1, "kernel": kernel, "ops": [
-        {"name": "MMA", "stage": ahead, "order": 0, "group": 1, "wait": wait},
-        {"name": "loadA", "stage": 0, "order": 1, "group": 0 if specialized else 1},
-        {"name": "loadB", "stage": 0, "order": 2, "group": 0 if specialized else 1}]}
 
 
 GEMM_8192 = {"M": 8192, "N": 8192, "K": 8192}
@@ -61,28 +55,22 @@ CALIBRATION = [
                         ("cp-dot0-s2", os.path.join(SCHEDULES, "attention_cp_dot0_s2.json")),
                         ("cp-dot1-s3", os.path.join(SCHEDULES, "attention_cp_dot1_s3.json")))
 ] + [
-    ("gemm_128x128", "ws-ahead3-wait1", gemm_schedule("gemm_128x128", 3, 1, True), GEMM_8192),
-    ("gemm_128x128", "ws-ahead4-wait0", gemm_schedule("gemm_128x128", 4, 0, True), GEMM_8192),
-    ("gemm", "single-ahead2-wait0", gemm_schedule("gemm", 2, 0, False), GEMM_8192),
-    ("gemm", "single-ahead2-wait1", gemm_schedule("gemm", 2, 1, False), GEMM_8192),
-    ("gemm", "ws-ahead2-wait0", gemm_schedule("gemm", 2, 0, True), GEMM_8192),
+    (asset, name, os.path.join(HERE, "schedules", f"{asset}--{name}.json"), GEMM_8192)
+    for asset, name in (("gemm_128x128", "ws-ahead3-wait1"), ("gemm_128x128", "ws-ahead4-wait0"),
+                        ("gemm", "single-ahead2-wait0"), ("gemm", "single-ahead2-wait1"),
+                        ("gemm", "ws-ahead2-wait0"))
 ]
 
 
-def compile_all(out, configs):
+def compile_all(out, configs, ctas=4):
     os.makedirs(out, exist_ok=True)
     compiler = os.path.join(ROOT, "build", "bin", "stagecraft-compile")
     index = []
     for asset, name, sched, sizes in configs:
         bundle = os.path.join(out, f"{asset}--{name}")
         cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle, "--with-timeline",
-               "--timeline", bundle + ".predicted.json"] + [f"--size={k}={v}" for k, v in sizes.items()]
-        if isinstance(sched, dict):
-            path = os.path.join(out, f"{asset}--{name}.schedule.json")
-            with open(path, "w") as f:
-                json.dump(sched, f)
-            cmd += ["--schedule", path]
-        elif sched:
+               "--timeline", bundle + ".predicted.json", f"--timeline-ctas={ctas}"] + [f"--size={k}={v}" for k, v in sizes.items()]
+        if sched:
             cmd += ["--schedule", sched]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
@@ -163,15 +151,22 @@ def run_all(bundles, runner, out, max_overhead):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["compile", "run"])
+    ap.add_argument("mode", choices=["compile", "run", "list"])
     ap.add_argument("--out", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--bundles", default=os.path.join(ROOT, ".dev", "timeline"))
     ap.add_argument("--max-overhead", type=float, default=0.05)
+    ap.add_argument("--ctas", type=int, default=4,
+                    help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
     ap.add_argument("--set", choices=["assets", "calibration"], default="assets")
     a = ap.parse_args()
+    configs = CALIBRATION if a.set == "calibration" else CONFIGS
     if a.mode == "compile":
-        compile_all(a.out, CALIBRATION if a.set == "calibration" else CONFIGS)
+        compile_all(a.out, configs, a.ctas)
+        return 0
+    if a.mode == "list":  # for screenshots.sh: "asset name schedule-file-or--" per line
+        for asset, name, sched, _ in configs:
+            print(asset, name, os.path.relpath(sched, ROOT) if sched else "-")
         return 0
     return run_all(a.bundles, a.runner, a.out, a.max_overhead)
 

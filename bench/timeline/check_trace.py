@@ -8,7 +8,9 @@ RESULT.json is the runner's JSON line for `stagecraft-run BUNDLE --trace TRACE.j
 checked). Verifies: the run is ok and verified; its "trace" object has the overhead, one entry
 per sampled CTA with an SM, on distinct SMs, and events whose durations are positive and whose
 iterations rise per (warp group, unit); the Chrome trace-event JSON has a process per CTA named
-"CTA c (SM m)", named threads, and one complete event per inline event. Prints a summary
+"CTA c (SM m)", named threads, one complete event per inline event, and otherData naming the
+kernel and listing the units, warp groups and (when the bundle has schedule.json) the schedule,
+as the result's trace does. Prints a summary
 (overhead, events, the %globaltimer granularity seen) and exits non-zero on a failed check.
 """
 import argparse
@@ -86,6 +88,17 @@ def main():
                 fail(f"no process named {name!r} in the trace (has {sorted(procs.values())})")
         if len(complete) != total:
             fail(f"the trace has {len(complete)} complete events, the result {total}")
+        # What the app checks a loaded trace with (its kernel, units and their schedule groups,
+        # warp groups, and the bundle's schedule.json when it had one).
+        other = doc.get("otherData", {})
+        if other.get("units") != t["units"] or other.get("warp_groups") != t["warp_groups"]:
+            fail("the trace's otherData does not list the result's units and warp groups")
+        if not other.get("kernel"):
+            fail("the trace's otherData does not name its kernel")
+        if other.get("schedule") != t.get("schedule"):
+            fail("the trace's otherData.schedule differs from the result's trace.schedule")
+        if not isinstance(other.get("schedule"), dict):
+            print("note: the trace does not carry its schedule (the bundle has no schedule.json)")
     print(f"ok: {len(t['ctas'])} CTAs on SMs {sms}, {total} events, overhead {100 * overhead:.2f}% "
           f"(plain {t['plain_median_us']:.1f} us, instrumented {t['instrumented_median_us']:.1f} us), "
           f"smallest timestamp step {granularity} ns; warnings: {t['warnings']}")

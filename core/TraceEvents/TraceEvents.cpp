@@ -24,6 +24,14 @@ Arg Arg::str(std::string key, std::string value) {
   return a;
 }
 
+Arg Arg::json(std::string key, std::string jsonText) {
+  Arg a;
+  a.key = std::move(key);
+  a.isJson = true;
+  a.text = std::move(jsonText);
+  return a;
+}
+
 std::string stagecraft::trace::quote(const std::string &text) {
   std::string out = "\"";
   for (unsigned char c : text) {
@@ -77,7 +85,9 @@ void appendArgs(std::string &out, const std::vector<Arg> &args) {
     if (i)
       out += ", ";
     out += quote(args[i].key) + ": " +
-           (args[i].isNumber ? number(args[i].number) : quote(args[i].text));
+           (args[i].isNumber ? number(args[i].number)
+            : args[i].isJson ? args[i].text
+                             : quote(args[i].text));
   }
   out += "}";
 }

@@ -27,15 +27,19 @@
 namespace stagecraft::trace {
 
 /// An argument of an event (shown in Perfetto's details pane) or of the
-/// document's otherData: a number or a string.
+/// document's otherData: a number, a string, or a JSON value written as it
+/// is (arrays and objects: what a measured trace says about its kernel).
 struct Arg {
   std::string key;
   bool isNumber = false;
+  bool isJson = false; // `text` is JSON, written verbatim
   double number = 0;
   std::string text;
 
   static Arg num(std::string key, double value);
   static Arg str(std::string key, std::string value);
+  /// `jsonText` must be one valid JSON value (the caller serialized it).
+  static Arg json(std::string key, std::string jsonText);
 };
 
 /// A complete event ("ph": "X"): one unit of one iteration on one warp group.

@@ -72,7 +72,7 @@ double millisSince(Clock::time_point t) {
 
 LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                                   const std::function<void()> &translated,
-                                  const Target &gpu, int optLevel) {
+                                  const Target &gpu, int optLevel, bool fuseMultiplyAdd) {
   initNVPTX();
   auto t = Clock::now();
   const char *tripleName = "nvptx64-nvidia-cuda";
@@ -84,6 +84,11 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission 
   // Made per call: it costs about 0.1 ms (measured), and a TargetMachine is
   // not to be shared between threads.
   llvm::TargetOptions targetOptions;
+  // Fast: LLVM fuses a multiply and its add into fma, and the NVPTX back end
+  // writes the rest without .rn, so ptxas may fuse more; Standard writes
+  // mul.rn/add.rn, which ptxas must keep apart.
+  targetOptions.AllowFPOpFusion =
+      fuseMultiplyAdd ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, gpu.name(), gpu.ptxFeature(), targetOptions, std::nullopt, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));

@@ -63,6 +63,9 @@ struct CompileOptions {
   /// --with-timeline, the app (which traces every run) always. sm_90a only
   /// (sm_100a bundles are compile-only): ignored with a note there.
   bool emitTimeline = false;
+  /// How many CTAs of the grid record events in the instrumented kernel
+  /// (spread over the grid; at least 1).
+  int64_t timelineCtas = 4;
   /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
   /// (Blackwell: compile-only here, no runner; docs/compiler.md).
   std::string target = "sm_90a";

@@ -28,6 +28,7 @@ std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &opti
   TileLowerToNVVMOptions lowering;
   lowering.target = options.target;
   lowering.timeline = timeline;
+  lowering.timelineCtas = options.timelineCtas;
   return {
       {"tile-lower-to-nvvm",
        [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},

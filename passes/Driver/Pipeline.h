@@ -66,10 +66,13 @@ struct PtxEmission {
 /// called once the module is translated: from then on emitPtx touches
 /// neither the module nor its MLIRContext (another thread may print it), and
 /// a failure is described in `out.error` for the caller to report instead
-/// of being emitted as a diagnostic.
+/// of being emitted as a diagnostic. `fuseMultiplyAdd`: a float multiply
+/// and the add or subtract of its product may become one fma (what nvcc does
+/// by default, --fmad=true); off, each rounds on its own (the reference).
 mlir::LogicalResult emitPtx(mlir::ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                             const std::function<void()> &translated = nullptr,
-                            const Target &target = Target(), int optLevel = 3);
+                            const Target &target = Target(), int optLevel = 3,
+                            bool fuseMultiplyAdd = true);
 
 /// The reference kernel's lowering: tile-lower-reference, then the same
 /// conversions as the kernel's and a canonicalization.

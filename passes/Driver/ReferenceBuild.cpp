@@ -95,7 +95,8 @@ void ReferenceBuild::run() {
   // -O3's loop strength reduction and SCEV over its loops were two thirds
   // of its compile (bench/results/compile-latency-2026-11-23), and it is
   // on the whole command-line compile's critical path.
-  if (failed(emitPtx(*module, /*keepLlvmIR=*/false, emission, nullptr, target, /*optLevel=*/1)))
+  if (failed(emitPtx(*module, /*keepLlvmIR=*/false, emission, nullptr, target, /*optLevel=*/1,
+                     /*fuseMultiplyAdd=*/false)))
     return done(false);
   ptx = std::move(emission.ptx);
   done(true);

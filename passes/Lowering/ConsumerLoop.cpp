@@ -111,6 +111,19 @@ private:
   /// results in `outside`.
   void emitKernelLoop();
   SmallVector<Value> carriedYields();
+  /// The iter_arg whose init a dot's accumulator input starts as (-1: none).
+  /// A dot yielded for iter_arg i that runs after its group's first stage
+  /// (off > 0) reads, at its source iteration -1, its accumulator input from
+  /// that input's carried copies when a unit of the first stage (off 0) makes
+  /// it: those copies' initial value. Predicated off there, the dot passes
+  /// the input through; started as iter_arg i's init, it is exactly what
+  /// source iteration 0 reads for i, so no select per iteration is needed
+  /// (computation pipelining's MMA1 after the softmax's MUL: 64 selects per
+  /// thread and iteration otherwise). sm_90a, where a dot's result is its
+  /// accumulator registers.
+  int accStartsAsInit(DotOp d) const;
+  /// The dot whose accumulator input `v` is, when accStartsAsInit holds for it.
+  DotOp accStartedBy(Value v) const;
   Layout layoutOf(Value v) const { return p.layouts.lookup(v); }
   Type elemTypeOf(Value v) const { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
@@ -292,7 +305,8 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
   // still holds the init.
   auto arg = dyn_cast<BlockArgument>(v);
   auto selfDot = def.getDefiningOp<DotOp>();
-  bool keepsInit = selfDot && selfDot.getAcc() == v;
+  bool keepsInit = selfDot && (selfDot.getAcc() == v ||
+                               (arg && accStartsAsInit(selfDot) == int(arg.getArgNumber()) - 1));
   if (arg && arg.getOwner() == p.loop.getBody() && !keepsInit &&
       p.body[p.bodyIndexOf(def.getDefiningOp())].off > 0) {
     Frag init = outside.lookup(p.loop.getInitArgs()[arg.getArgNumber() - 1]);
@@ -307,6 +321,34 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
     return out;
   }
   return f;
+}
+
+int ConsumerEmitter::accStartsAsInit(DotOp d) const {
+  if (p.target.blackwell())
+    return -1;
+  int di = p.bodyIndexOf(d);
+  Value a = d.getAcc();
+  Operation *aDef = a.getDefiningOp();
+  int ai = aDef ? p.bodyIndexOf(aDef) : -1;
+  if (di < 0 || ai < 0 || p.body[di].off == 0 || p.body[ai].off != 0 || !p.carried.count(a))
+    return -1;
+  Operation *yield = p.loop.getBody()->getTerminator();
+  int yi = -1;
+  for (auto [i, y] : llvm::enumerate(yield->getOperands())) {
+    if (y == a)
+      return -1; // its carried copies start as its own init
+    if (y == d.getResult())
+      yi = int(i);
+  }
+  return yi;
+}
+
+DotOp ConsumerEmitter::accStartedBy(Value v) const {
+  for (Operation *user : v.getUsers())
+    if (auto d = dyn_cast<DotOp>(user))
+      if (d.getAcc() == v && accStartsAsInit(d) >= 0)
+        return d;
+  return {};
 }
 
 void ConsumerEmitter::evalOp(Operation *op) {
@@ -668,6 +710,9 @@ void ConsumerEmitter::emitKernelLoop() {
       if (y == v)
         yi = i;
     SmallVector<Value> init = undefStorage(v);
+    if (yi < 0)
+      if (DotOp d = accStartedBy(v))
+        yi = accStartsAsInit(d);
     if (yi >= 0 && !zeroStartedSelfDot(p.loop, v)) {
       Frag given = outside.lookup(p.loop.getInitArgs()[yi]);
       Frag exact{l, elemTypeOf(v), {}, false};

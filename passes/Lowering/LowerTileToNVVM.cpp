@@ -14,6 +14,7 @@
 #include "passes/Lowering/Expansion.h"
 #include "passes/Lowering/LocalRings.h"
 #include "passes/Lowering/Placement.h"
+#include "passes/Lowering/ScaleOutOfMax.h"
 #include "passes/Lowering/SplitScaledDots.h"
 #include "passes/Lowering/Tcgen05.h"
 #include "passes/Lowering/TimelineProbes.h"
@@ -42,6 +43,7 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
                           TimelineSettings timeline) {
   if (!target.blackwell())
     splitScaledDots(kernel); // sm_90a has no block-scaled MMA
+  factorScaleOutOfMax(kernel);
   KernelPlan plan;
   plan.kernel = kernel;
   plan.target = target;
@@ -101,7 +103,7 @@ struct TileLowerToNVVMPass
           timelineCapacity > (int64_t(1) << 24)) {
         module.emitError("tile-lower-to-nvvm: timeline=true needs target sm_90a, "
                          "timeline-ctas >= 1 and timeline-capacity in 1..16777216 (got ")
-            << target << ", " << timelineCtas << ", " << timelineCapacity << ")";
+            << target << ", " << int64_t(timelineCtas) << ", " << int64_t(timelineCapacity) << ")";
         return signalPassFailure();
       }
       probes = {timelineCtas, timelineCapacity};

@@ -79,6 +79,37 @@ TEST(BoardDrag, DragACardToAnotherStage) {
   EXPECT_NE(h.ui.findCell(2, 1), nullptr);
 }
 
+TEST(BoardDrag, PingPongConsumersHaveSubRowsAndADragInEitherMovesTheUnit) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("persistent_gemm_pingpong.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  // The consumer group's row is two sub-rows with the same cards.
+  ImVec2 mma0 = h.ui.cardCenter("MMA", 0), mma1 = h.ui.cardCenter("MMA", 1);
+  ASSERT_GT(mma0.x, 0);
+  ASSERT_GT(mma1.x, 0);
+  EXPECT_EQ(mma0.x, mma1.x);
+  EXPECT_GT(mma1.y, mma0.y);
+  EXPECT_EQ(h.ui.cardCenter("MMA", -1).x, -1); // no whole-group row for it
+  const BoardCell *target = h.ui.findCell(1, 1, 1);
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->consumer, 1);
+  EXPECT_NE(h.ui.findCell(1, 1, 0), target);
+  ASSERT_EQ(of(h.app, "MMA").stage, 2);
+  // Drag MMA within consumer 1's sub-row, from stage 2 to stage 1.
+  h.drag(mma1, ImVec2((target->min.x + target->max.x) / 2, (target->min.y + target->max.y) / 2));
+  EXPECT_TRUE(h.ui.refusal.empty()) << h.ui.refusal;
+  EXPECT_EQ(of(h.app, "MMA").stage, 1);
+  EXPECT_EQ(of(h.app, "MMA").group, 1);
+  EXPECT_EQ(h.app.editor().report().steadyState, "MMA(i) loadA(i+1) loadB(i+1)");
+  // Both sub-rows show it in its new stage.
+  h.frame(ImVec2(0, 0), false);
+  const BoardCell *c0 = h.ui.findCell(1, 1, 0);
+  ASSERT_NE(c0, nullptr);
+  ImVec2 now0 = h.ui.cardCenter("MMA", 0);
+  EXPECT_TRUE(now0.x > c0->min.x && now0.x < c0->max.x);
+  EXPECT_TRUE(now0.y > c0->min.y && now0.y < c0->max.y);
+}
+
 TEST(BoardDrag, DropBetweenTwoCardsSetsTheOrder) {
   BoardHarness h;
   ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));

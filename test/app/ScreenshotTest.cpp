@@ -50,4 +50,48 @@ TEST(Screenshot, XvfbScreenshotIsNotBlank) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/state/autosave.json"));
 }
 
+/// Runs the app under Xvfb with `args` in a fresh directory; its exit
+/// status, with its output in `log`.
+int runApp(const std::string &dir, const std::string &args, std::string &log) {
+  std::string cmd = "cd '" + dir + "' && LIBGL_ALWAYS_SOFTWARE=1 STAGECRAFT_STATE_DIR='" + dir +
+                    "/state' xvfb-run -a -s '-screen 0 1920x1200x24' '" STAGECRAFT_APP_EXE
+                    "' " + args + " > '" + dir + "/log.txt' 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::string error;
+  log.clear();
+  stagecraft::app::readFile(dir + "/log.txt", log, error);
+  return rc;
+}
+
+TEST(Screenshot, TheTimelinePanelWithAMeasuredTraceOrTheReasonThereIsNone) {
+  if (!onPath("xvfb-run"))
+    GTEST_SKIP() << "xvfb-run is not installed (scripts/setup.sh installs it)";
+  std::string dir = stagecraft::app::test::tempDir("screenshot-trace");
+  std::string gemm = stagecraft::app::test::assetPath("gemm.mlir");
+  std::string trace = std::string(STAGECRAFT_TEST_INPUTS_DIR) + "/traces/gemm-ws-h100.trace.json";
+  std::string log;
+  // The trace of the kernel and schedule: the panel alone, with it.
+  std::string png = dir + "/timeline.png";
+  ASSERT_EQ(runApp(dir, "'" + gemm + "' --no-runner --trace '" + trace +
+                            "' --panel timeline --size 1200x480 --screenshot '" + png + "'",
+                   log),
+            0)
+      << log;
+  int w = 0, h = 0, n = 0;
+  unsigned char *pixels = stbi_load(png.c_str(), &w, &h, &n, 3);
+  ASSERT_NE(pixels, nullptr) << log;
+  EXPECT_EQ(w, 1200);
+  EXPECT_EQ(h, 480);
+  stbi_image_free(pixels);
+  // Another kernel's trace: no picture, the reason, a failing exit.
+  std::string attention = stagecraft::app::test::assetPath("attention_fwd_d128.mlir");
+  std::string refused = dir + "/refused.png";
+  EXPECT_NE(runApp(dir, "'" + attention + "' --no-runner --trace '" + trace + "' --screenshot '" +
+                            refused + "'",
+                   log),
+            0);
+  EXPECT_NE(log.find("it was measured for kernel \"gemm\""), std::string::npos) << log;
+  EXPECT_FALSE(std::filesystem::exists(refused));
+}
+
 } // namespace

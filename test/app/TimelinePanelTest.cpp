@@ -208,6 +208,67 @@ done
   EXPECT_EQ(h.ui.model.source(1).zones.size(), 2u);
 }
 
+TEST(TimelinePanel, DrawsTheMeasuredZonesOfATraceFile) {
+  // An H100 trace of the GEMM (stagecraft-run --trace, trimmed to 12
+  // iterations), opened for the schedule it was measured with.
+  PanelHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("gemm.mlir")));
+  h.frame();
+  size_t predictedLanes = h.ui.model.lanes().size();
+  ASSERT_TRUE(h.app.openMeasuredTrace(std::string(STAGECRAFT_TEST_INPUTS_DIR) +
+                                      "/traces/gemm-ws-h100-with-schedule.trace.json"))
+      << h.app.status().text;
+  h.frame();
+  // The measured warp groups under the predicted lanes.
+  ASSERT_EQ(h.ui.model.lanes().size(), predictedLanes + 3);
+  std::vector<size_t> measuredLanes;
+  for (size_t l = 0; l < h.ui.model.lanes().size(); ++l)
+    if (h.ui.model.lanes()[l].measured)
+      measuredLanes.push_back(l);
+  ASSERT_EQ(measuredLanes, (std::vector<size_t>{predictedLanes, predictedLanes + 1, predictedLanes + 2}));
+  EXPECT_EQ(h.ui.model.lanes()[measuredLanes[0]].label, "producer");
+  EXPECT_EQ(h.ui.model.source(1).title, "CTA 0 (SM 124)");
+  for (size_t l : measuredLanes)
+    EXPECT_GT(h.ui.yOfLane(l), h.ui.yOfLane(predictedLanes - 1));
+  // Where the trimmed trace has its iterations: the measured lanes draw
+  // their zones, with the iterations the file says.
+  h.ui.model.focusIterations(3, 6);
+  h.frame();
+  size_t all = h.ui.zonesDrawn;
+  std::vector<ZoneRect> rects;
+  size_t measuredZones = 0;
+  for (size_t l : measuredLanes) {
+    h.ui.model.layout(l, h.ui.lanesX1 - h.ui.lanesX0, "", rects);
+    for (const ZoneRect &r : rects)
+      measuredZones += r.count;
+  }
+  EXPECT_GT(measuredZones, 8u);
+  EXPECT_GE(all, measuredZones);
+  // Hovering one tells it is measured, its unit and iteration.
+  const timeline::Timeline &m = h.ui.model.source(1);
+  const timeline::Zone *mma = nullptr;
+  for (size_t i = h.ui.model.lanes()[measuredLanes[1]].begin; i < h.ui.model.lanes()[measuredLanes[1]].end; ++i)
+    if (m.units[m.zones[i].unit].name == "MMA" && m.zones[i].start >= h.ui.model.viewStart() &&
+        m.zones[i].end <= h.ui.model.viewEnd() && h.ui.xOf(m.zones[i].end) - h.ui.xOf(m.zones[i].start) > 6) {
+      mma = &m.zones[i];
+      break;
+    }
+  ASSERT_NE(mma, nullptr);
+  ImVec2 at((h.ui.xOf(mma->start) + h.ui.xOf(mma->end)) / 2, h.ui.yOfLane(measuredLanes[1]));
+  h.frame(at);
+  h.frame(at);
+  EXPECT_NE(h.ui.hovered.find("MMA, iteration " + std::to_string(mma->iteration)), std::string::npos)
+      << h.ui.hovered;
+  EXPECT_NE(h.ui.hovered.find("measured: consumer 0"), std::string::npos) << h.ui.hovered;
+  // An edit of the schedule hides it (it is not that schedule's), undo shows it.
+  ASSERT_TRUE(h.app.setWait("MMA", 0).applied);
+  h.frame();
+  EXPECT_EQ(h.ui.model.lanes().size(), predictedLanes);
+  ASSERT_TRUE(h.app.undo());
+  h.frame();
+  EXPECT_EQ(h.ui.model.lanes().size(), predictedLanes + 3);
+}
+
 TEST(TimelinePanel, FrameTimeWithMoreThanTenThousandZones) {
   PanelHarness h;
   ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));

@@ -260,6 +260,44 @@ TEST(TimelineEvents, ChromeTraceAndResultObject) {
   EXPECT_EQ(ev.items()[4].asInt(), 1800);
   EXPECT_TRUE(o.find("ctas")->items()[2].find("sm")->isNull());
   EXPECT_EQ(o.find("units")->items()[1].find("name")->asString(), "MMA");
+  // No schedule known: the result says null, the Chrome trace leaves it out.
+  EXPECT_TRUE(o.find("schedule")->isNull());
+  EXPECT_EQ(doc.find("otherData")->find("schedule"), nullptr);
+}
+
+TEST(TimelineEvents, TracesSayWhatKernelAndScheduleTheyBelongTo) {
+  Manifest m = parseManifest(withTimeline());
+  const TimelineSpec &spec = *m.timeline;
+  BufferWriter b(spec);
+  b.header(0, 1, 1, 5);
+  b.record(0, 1, 0, 2000, 4500, 1, 0);
+  DecodedTimeline d = decodeTimeline(spec, b.bytes.data(), b.bytes.size());
+  TraceFacts facts{"gemm_kernel", "NVIDIA H100 80GB HBM3", 100.0, 102.0, 0.02, 10};
+  facts.schedule = json::parse(
+      R"({"format": "stagecraft-schedule", "version": 1, "kernel": "gemm_kernel", "ops": [{"name": "MMA", "stage": 1, "order": 0, "group": 1}]})");
+  // The Chrome trace's otherData: the kernel, the warp groups and units as the manifest lists
+  // them (units with their schedule group), and the schedule, as JSON values (not strings).
+  json::Value doc = json::parse(trace::toJson(measuredTrace(spec, d, facts)));
+  const json::Value *other = doc.find("otherData");
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(other->find("kernel")->asString(), "gemm_kernel");
+  ASSERT_TRUE(other->find("units")->isArray());
+  ASSERT_EQ(other->find("units")->items().size(), spec.units.size());
+  for (size_t i = 0; i < spec.units.size(); ++i) {
+    const json::Value &u = other->find("units")->items()[i];
+    EXPECT_EQ(u.find("id")->asInt(), spec.units[i].id);
+    EXPECT_EQ(u.find("name")->asString(), spec.units[i].name);
+    EXPECT_EQ(u.find("group")->asInt(), spec.units[i].group);
+  }
+  ASSERT_TRUE(other->find("warp_groups")->isArray());
+  ASSERT_EQ(other->find("warp_groups")->items().size(), spec.warpGroups.size());
+  EXPECT_EQ(other->find("warp_groups")->items()[0].find("role")->asString(), spec.warpGroups[0].role);
+  ASSERT_TRUE(other->find("schedule")->isObject());
+  EXPECT_EQ(other->find("schedule")->find("ops")->items()[0].find("stage")->asInt(), 1);
+  // The result's trace object carries the same schedule.
+  json::Value o = timelineToJson(spec, d, facts);
+  ASSERT_TRUE(o.find("schedule")->isObject());
+  EXPECT_EQ(o.find("schedule")->find("kernel")->asString(), "gemm_kernel");
 }
 
 TEST(TimelineEvents, TraceRequestField) {

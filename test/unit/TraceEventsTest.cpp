@@ -35,7 +35,8 @@ Document sample() {
   e.durUs = -1; // written as 0
   e.args = {Arg::num("bad", NAN)};
   d.events.push_back(e);
-  d.otherData = {Arg::str("kernel", "attn"), Arg::num("overhead", 0.031)};
+  d.otherData = {Arg::str("kernel", "attn"), Arg::num("overhead", 0.031),
+                 Arg::json("units", R"([{"id": 0, "name": "loadK"}])")};
   return d;
 }
 
@@ -85,6 +86,11 @@ TEST(TraceEvents, WritesTheTraceEventFormat) {
   EXPECT_TRUE(found);
   EXPECT_EQ(*o->getString("displayTimeUnit"), "ns");
   EXPECT_EQ(*o->getObject("otherData")->getString("kernel"), "attn");
+  // A JSON argument is written as the value it is, not as a string.
+  const llvm::json::Array *units = o->getObject("otherData")->getArray("units");
+  ASSERT_NE(units, nullptr);
+  ASSERT_EQ(units->size(), 1u);
+  EXPECT_EQ(*(*units)[0].getAsObject()->getString("name"), "loadK");
 }
 
 TEST(TraceEvents, FilesAreWrittenWholeOrNotAtAll) {

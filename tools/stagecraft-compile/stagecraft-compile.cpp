@@ -50,6 +50,11 @@ static cl::opt<bool> withTimeline(
     "with-timeline",
     cl::desc("Also write the instrumented kernel for measured timelines (timeline.ptx, "
              "timeline.cubin, the manifest's \"timeline\"; stagecraft-run --trace)"));
+static cl::opt<int64_t> timelineCtas(
+    "timeline-ctas",
+    cl::desc("With --with-timeline: how many CTAs, spread over the grid, record events "
+             "(default 4)"),
+    cl::init(4));
 static cl::opt<std::string> timelineFile(
     "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
     cl::value_desc("file"));
@@ -70,6 +75,11 @@ int main(int argc, char **argv) {
   options.ptxFirst = false;
   options.ptxasPath = ptxas;
   options.emitTimeline = withTimeline;
+  if (timelineCtas < 1) {
+    llvm::errs() << "error: --timeline-ctas must be at least 1 (got " << timelineCtas << ")\n";
+    return 1;
+  }
+  options.timelineCtas = timelineCtas;
   options.kernel = kernel;
   options.target = target;
   for (const std::string &s : sizes) {
