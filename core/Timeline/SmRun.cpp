@@ -163,6 +163,9 @@ private:
   void pipesChanged(double t);
   /// True when the warp group's math job is done (its time moved to the
   /// end); false when it blocked on it.
+  /// Submits a unit's register math (`cycles` > 0) to the CUDA cores; its
+  /// job is the warp group's mathJob until finishMath.
+  void startMath(int cta, int wg, double cycles);
   bool finishMath(int cta, int wg);
   void zone(int cta, int row, unsigned unit, int64_t iter, double start, double end);
   void advanceUnit(WgRun &r) {
@@ -406,10 +409,7 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
     r.phase = 2;
     // Register math of the dot's unit (what feeds it: upcasts, scaling)
     // runs on the CUDA cores before the wgmma is issued.
-    if (p.mathCycles > 0) {
-      r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), p.mathCycles));
-      pipesChanged(r.now);
-    }
+    startMath(cta, wg, p.mathCycles);
   }
   if (r.phase == 2) {
     if (r.mathJob >= 0 && !finishMath(cta, wg))
@@ -429,6 +429,14 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
   advanceUnit(r);
   push(cta, wg);
   return false;
+}
+
+void SmRun::startMath(int cta, int wg, double cycles) {
+  if (cycles <= 0)
+    return;
+  WgRun &r = ctas_[cta].wgs[wg];
+  r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), cycles));
+  pipesChanged(r.now);
 }
 
 bool SmRun::stepCompute(int cta, int wg, unsigned u, int64_t i) {
@@ -458,10 +466,7 @@ bool SmRun::stepCompute(int cta, int wg, unsigned u, int64_t i) {
     }
     endWait(cta, r);
     r.phase = 2;
-    if (p.mathCycles > 0) {
-      r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), p.mathCycles));
-      pipesChanged(r.now);
-    }
+    startMath(cta, wg, p.mathCycles);
   }
   if (r.phase == 2) {
     if (r.mathJob >= 0 && !finishMath(cta, wg))

@@ -299,10 +299,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     if (cancelled(options))
       return finish(CompileResult::Status::Cancelled);
     t = Clock::now();
-    PassManager pm(&ctx);
-    pm.enableVerifier(step.verifyEachPass);
-    step.add(pm);
-    if (failed(pm.run(*module))) {
+    if (failed(step.run(*module))) {
       result.passesMillis = millisSince(passesStart);
       return finish(CompileResult::Status::Error);
     }

@@ -8,6 +8,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -21,6 +22,13 @@ static void addConversions(OpPassManager &pm) {
   // inline PTX.
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult PipelineStep::run(ModuleOp module) const {
+  PassManager pm(module.getContext());
+  pm.enableVerifier(verifyEachPass);
+  add(pm);
+  return pm.run(module);
 }
 
 std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &options,

@@ -29,6 +29,9 @@ struct PipelineStep {
   /// the driver verifies once before translating to LLVM IR (each
   /// verification of the lowered attention kernel costs about 1.5 ms).
   bool verifyEachPass = true;
+  /// Runs the step's passes on `module` (a pass manager of its own, the
+  /// verifier as verifyEachPass says); their diagnostics go to the context.
+  mlir::LogicalResult run(mlir::ModuleOp module) const;
 };
 
 /// Dialects and translations the lowering produces (LLVM, NVVM, GPU, ...).

@@ -60,10 +60,7 @@ void ReferenceBuild::run() {
       stopped = true;
       return done(false);
     }
-    PassManager pm(&ctx);
-    pm.enableVerifier(step.verifyEachPass);
-    step.add(pm);
-    if (failed(pm.run(*module)))
+    if (failed(step.run(*module)))
       return done(false);
   }
   if (failed(verify(*module)))

@@ -82,10 +82,7 @@ void TimelineBuild::run() {
   for (const PipelineStep &step : codegenPipeline(options, kernel, /*timeline=*/true)) {
     if (stop())
       return done(false);
-    PassManager pm(&ctx);
-    pm.enableVerifier(step.verifyEachPass);
-    step.add(pm);
-    if (failed(pm.run(*module)))
+    if (failed(step.run(*module)))
       return done(false);
   }
   if (failed(verify(*module)))
