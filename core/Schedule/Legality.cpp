@@ -325,12 +325,209 @@ static void checkStaggered(const LoopGraph &g, const Placed &p, std::vector<Viol
                .str());
 }
 
+int64_t stagecraft::launchRegisterLimit(int64_t threads, const TargetLimits &limits) {
+  int64_t perThread = limits.regsPerSM / std::max<int64_t>(threads, 1);
+  return std::min(limits.maxRegsPerThread, perThread / limits.regGranularity * limits.regGranularity);
+}
+
+std::vector<int64_t> stagecraft::effectiveRegisters(const LoopGraph &g, const Schedule &schedule) {
+  if (schedule.registers)
+    return trimRegisterBudgets(*schedule.registers);
+  return trimRegisterBudgets(g.initialSchedule.registers.value_or(std::vector<int64_t>{}));
+}
+
+/// The register budget of every schedule group the loop uses, and the
+/// violations of the budgets' own rules (setmaxnreg's counts, the launch
+/// count, the block's registers). Without warp specialization there is no
+/// setmaxnreg: a group gets what the register file allows per thread. With
+/// it, a load-only group (producer) lowers its count with setmaxnreg.dec,
+/// by default to `producerRegs`, and the others (consumers) raise theirs
+/// with setmaxnreg.inc, by default to an equal share of what is left of the
+/// block's registers. `chosen` overrides the default of a group (0: none).
+static std::vector<GroupRegisters> assignBudgets(const LoopGraph &g, const Placed &p,
+                                                 const std::vector<int64_t> &chosen,
+                                                 const TargetLimits &limits, ScheduleReport &r) {
+  std::set<int64_t> groups;
+  for (const OpSchedule &s : p.sched)
+    groups.insert(s.group);
+  r.warpSpecialized = groups.size() > 1;
+  auto refuse = [&](std::vector<int64_t> about, std::string message) {
+    r.violations.push_back({Rule::Registers, "", "", g.loopLocation, std::move(message),
+                            std::move(about)});
+  };
+  auto chosenOf = [&](int64_t grp) {
+    return grp >= 0 && grp < static_cast<int64_t>(chosen.size()) ? chosen[grp] : 0;
+  };
+  auto floorTo = [&](int64_t x) {
+    return x >= 0 ? x / limits.regGranularity * limits.regGranularity
+                  : -((-x + limits.regGranularity - 1) / limits.regGranularity *
+                      limits.regGranularity);
+  };
+
+  std::vector<GroupRegisters> out;
+  int64_t allThreads = 0;
+  for (int64_t grp : groups) {
+    GroupRegisters gr;
+    gr.group = grp;
+    gr.threads = 128 * g.warpGroupsOf(grp);
+    bool onlyLoads = true;
+    for (unsigned u = 0; u < g.units.size(); ++u)
+      if (p.sched[u].group == grp && g.units[u].kind != UnitKind::Load)
+        onlyLoads = false;
+    gr.producer = r.warpSpecialized && onlyLoads;
+    allThreads += gr.threads;
+    out.push_back(gr);
+  }
+
+  // Budgets that can apply to nothing: a group that runs no unit, or a loop
+  // that is not warp-specialized (no setmaxnreg in its kernel).
+  for (int64_t grp = 0; grp < static_cast<int64_t>(chosen.size()); ++grp) {
+    int64_t n = chosen[grp];
+    if (n == 0)
+      continue;
+    if (!groups.count(grp))
+      refuse({grp}, formatv("warp group {0} has a register budget of {1}, but no unit runs in "
+                            "it: budgets apply to the loop's warp groups. Set it to 0 (the "
+                            "default) or move units into warp group {0}.",
+                            grp, n)
+                        .str());
+    else if (!r.warpSpecialized)
+      refuse({grp},
+             formatv("warp group {0} has a register budget of {1}, but the loop is not "
+                     "warp-specialized (all its units run in warp group {0}): its kernel has "
+                     "no setmaxnreg, every thread gets min({2}, {3} / {4} threads) registers. "
+                     "Set the budget to 0 (the default), or move the loads to a producer warp "
+                     "group.",
+                     grp, n, limits.maxRegsPerThread, limits.regsPerSM, allThreads)
+                 .str());
+  }
+
+  if (!r.warpSpecialized) {
+    for (GroupRegisters &gr : out)
+      gr.budget = std::min(limits.maxRegsPerThread,
+                           limits.regsPerSM / std::max<int64_t>(allThreads, 1));
+    return out;
+  }
+
+  // Chosen budgets must be setmaxnreg counts.
+  bool countsOk = true;
+  for (GroupRegisters &gr : out) {
+    int64_t n = chosenOf(gr.group);
+    if (n == 0)
+      continue;
+    gr.budget = n;
+    gr.chosen = true;
+    if (n % limits.regGranularity || n < limits.minSetMaxNReg || n > limits.maxSetMaxNReg) {
+      countsOk = false;
+      refuse({gr.group},
+             formatv("warp group {0} has a register budget of {1}, which setmaxnreg cannot "
+                     "ask for: a count is a multiple of {2} from {3} to {4}.",
+                     gr.group, n, limits.regGranularity, limits.minSetMaxNReg,
+                     limits.maxSetMaxNReg)
+                 .str());
+    }
+  }
+
+  // Defaults: producers `producerRegs`, consumers an equal share of what is
+  // left of the block's registers at launch (at most 255 rounded down to 8).
+  int64_t limit = launchRegisterLimit(allThreads, limits);
+  int64_t block = allThreads * limit, taken = 0, sharingThreads = 0;
+  for (GroupRegisters &gr : out) {
+    if (gr.chosen)
+      taken += gr.threads * gr.budget;
+    else if (gr.producer)
+      taken += gr.threads * (gr.budget = limits.producerRegs);
+    else
+      sharingThreads += gr.threads;
+  }
+  int64_t share = 0;
+  if (sharingThreads > 0)
+    share = std::min(floorTo(limits.maxRegsPerThread), floorTo((block - taken) / sharingThreads));
+  for (GroupRegisters &gr : out)
+    if (!gr.chosen && !gr.producer) {
+      gr.budget = share;
+      if (share < limits.minSetMaxNReg && countsOk) {
+        countsOk = false;
+        refuse({gr.group},
+               formatv("warp group {0} takes the default share of the registers the chosen "
+                       "budgets leave: ({1} - {2}) / {3} threads = {4} per thread, below "
+                       "setmaxnreg's minimum of {5}. Lower the chosen budgets, or choose one "
+                       "for warp group {0}.",
+                       gr.group, block, taken, sharingThreads, share, limits.minSetMaxNReg)
+                   .str());
+      }
+    }
+  if (!countsOk)
+    return out;
+
+  // The launch count: ptxas starts every warp at the largest count the
+  // consumers raise to, capped by the launch bounds.
+  int64_t largest = 0;
+  for (const GroupRegisters &gr : out)
+    if (!gr.producer)
+      largest = std::max(largest, gr.budget);
+  if (largest == 0) // no consumer (a loop that only loads)
+    for (const GroupRegisters &gr : out)
+      largest = std::max(largest, gr.budget);
+  int64_t launch = std::min(limit, largest);
+  r.launchRegisters = launch;
+  std::string why =
+      launch == limit
+          ? formatv("{0} / {1} threads, rounded down to a multiple of {2}{3}", limits.regsPerSM,
+                    allThreads, limits.regGranularity,
+                    limit == limits.maxRegsPerThread ? ", at most 255" : "")
+                .str()
+          : formatv("the largest setmaxnreg.inc count, below the {0} the launch bounds allow",
+                    limit)
+                .str();
+  for (const GroupRegisters &gr : out) {
+    if (gr.producer && gr.budget > launch)
+      refuse({gr.group},
+             formatv("warp group {0} (producer) has a register budget of {1}, more than the "
+                     "{2} registers per thread the block launches with ({3}): setmaxnreg.dec "
+                     "can only lower a warp group's count. Give it {2} or fewer.",
+                     gr.group, gr.budget, launch, why)
+                 .str());
+    if (!gr.producer && gr.budget < launch)
+      refuse({gr.group},
+             formatv("warp group {0} has a register budget of {1}, fewer than the {2} "
+                     "registers per thread the block launches with ({3}): setmaxnreg.inc can "
+                     "only raise a warp group's count. Give it {2} or more.",
+                     gr.group, gr.budget, launch, why)
+                 .str());
+  }
+
+  // Every setmaxnreg.inc waits until the block's pool has the registers it
+  // asks for; the pool is what the block launched with. Asking for more
+  // than that never returns: the kernel hangs.
+  int64_t need = 0;
+  std::string parts;
+  std::vector<int64_t> all;
+  for (const GroupRegisters &gr : out) {
+    need += gr.threads * gr.budget;
+    parts += formatv("{0}warp group {1}: {2} threads x {3}", parts.empty() ? "" : ", ", gr.group,
+                     gr.threads, gr.budget)
+                 .str();
+    all.push_back(gr.group);
+  }
+  int64_t pool = allThreads * launch;
+  if (need > pool)
+    refuse(all, formatv("the register budgets need {0} registers ({1}), {2} more than the {3} "
+                        "the block holds ({4} threads x {5} at launch, of an SM's {6}): "
+                        "setmaxnreg.inc would wait forever for registers no warp group gives "
+                        "back, and the kernel would hang. Lower a budget.",
+                        need, parts, need - pool, pool, allThreads, launch, limits.regsPerSM)
+                    .str());
+  return out;
+}
+
 /// Register pressure by liveness over the steady-state body. Op x on source
 /// iteration i runs at time (i + s(x)) * L + P(x), P its body position and L
 /// the body length. A value lives from its def to its last use (half-open,
 /// so an op may reuse its operand's registers for its result); the pressure
 /// at body position p counts every live instance of every value.
 static void computeRegisters(const LoopGraph &g, const Placed &p,
+                             const std::vector<int64_t> &chosen,
                              const TargetLimits &limits, ScheduleReport &r) {
   std::vector<int64_t> opPos(g.ops.size());
   int64_t L = 0;
@@ -369,42 +566,9 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
       x += inv.second;
   }
 
-  std::set<int64_t> groups;
-  for (const OpSchedule &s : p.sched)
-    groups.insert(s.group);
-  r.warpSpecialized = groups.size() > 1;
-
-  // Budgets: one group gets what the register file allows per thread; with
-  // warp specialization a load-only group drops to `producerRegs`
-  // (setmaxnreg.dec) and the others share the rest (setmaxnreg.inc).
-  int64_t producerThreads = 0, consumerThreads = 0, allThreads = 0;
-  std::map<int64_t, bool> isProducer;
-  for (int64_t grp : groups) {
-    bool onlyLoads = true;
-    for (unsigned u = 0; u < g.units.size(); ++u)
-      if (p.sched[u].group == grp && g.units[u].kind != UnitKind::Load)
-        onlyLoads = false;
-    int64_t threads = 128 * g.warpGroupsOf(grp);
-    isProducer[grp] = r.warpSpecialized && onlyLoads;
-    (isProducer[grp] ? producerThreads : consumerThreads) += threads;
-    allThreads += threads;
-  }
-  auto floor8 = [](int64_t x) { return x / 8 * 8; };
-  for (int64_t grp : groups) {
-    GroupRegisters gr;
-    gr.group = grp;
-    gr.threads = 128 * g.warpGroupsOf(grp);
-    gr.producer = isProducer[grp];
-    if (!r.warpSpecialized)
-      gr.budget = std::min(limits.maxRegsPerThread,
-                           limits.regsPerSM / std::max<int64_t>(allThreads, 1));
-    else if (gr.producer)
-      gr.budget = limits.producerRegs;
-    else
-      gr.budget = std::min(
-          floor8(limits.maxRegsPerThread),
-          floor8((limits.regsPerSM - producerThreads * limits.producerRegs) /
-                 std::max<int64_t>(consumerThreads, 1)));
+  std::vector<GroupRegisters> budgets = assignBudgets(g, p, chosen, limits, r);
+  for (GroupRegisters &gr : budgets) {
+    int64_t grp = gr.group;
     int64_t peak = 0, peakPos = 0;
     auto it = pressure.find(grp);
     if (it != pressure.end())
@@ -429,10 +593,12 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
                    "({2} of tiles live at once, around {3}), over its budget "
                    "of {4}{5}. Values kept across stages cost one register "
                    "copy per stage: bring producers closer to their uses, or "
-                   "give the group more warp groups.",
+                   "give the group more warp groups{6}.",
                    grp, gr.regsPerThread, kib(peak), gr.peakAt, gr.budget,
-                   r.warpSpecialized ? " (setmaxnreg share)" : "")
-               .str()});
+                   gr.chosen ? " (chosen)" : r.warpSpecialized ? " (setmaxnreg share)" : "",
+                   gr.chosen ? " or a larger budget" : "")
+               .str(),
+           {grp}});
     r.registers.push_back(gr);
   }
 }
@@ -484,7 +650,7 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
                .str()});
   checkEdges(g, p, r.violations);
   computeBuffers(g, p, limits, r);
-  computeRegisters(g, p, limits, r);
+  computeRegisters(g, p, effectiveRegisters(g, schedule), limits, r);
 
   r.numStages = g.units.empty() ? 1 : p.maxStage - p.minStage + 1;
   r.bodyOrder = p.bodyOrder;

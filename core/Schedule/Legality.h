@@ -40,6 +40,9 @@ struct Violation {
   std::string def, use; // unit names involved (use may be empty)
   std::string location; // "file:line:col" of the op at fault, or empty
   std::string message;
+  /// The schedule groups a `registers` violation is about (the board marks
+  /// their rows); empty for the other rules.
+  std::vector<int64_t> groups = {};
 };
 
 struct LoadBuffers {
@@ -54,6 +57,8 @@ struct GroupRegisters {
   int64_t regsPerThread = 0;
   int64_t budget = 255;
   bool producer = false; // only loads: gets a lowered setmaxnreg budget
+  /// The budget is the schedule's choice (`registers`), not the default.
+  bool chosen = false;
   std::string peakAt;    // unit at which register pressure peaks
 };
 
@@ -62,6 +67,8 @@ struct TargetLimits {
   int64_t regsPerSM = 65536;
   int64_t maxRegsPerThread = 255;
   int64_t producerRegs = 24;        // setmaxnreg.dec for a load-only group
+  /// setmaxnreg's counts (PTX): multiples of 8 from 24 to 256.
+  int64_t minSetMaxNReg = 24, maxSetMaxNReg = 256, regGranularity = 8;
   int64_t regOverhead = 32;         // addresses, indices, loop state
   int64_t barrierBytesPerCopy = 16; // full + empty mbarrier
 };
@@ -76,6 +83,14 @@ struct ScheduleReport {
   int64_t smemLimit = 0;
   std::vector<GroupRegisters> registers;
   bool warpSpecialized = false;
+  /// Warp-specialized loops: the registers per thread every warp starts
+  /// with, before its setmaxnreg. The lowering launches the block with
+  /// maxntid = its threads and minctasm = 1, which allows
+  /// min(255, 65536 / threads rounded down to 8); ptxas starts every warp at
+  /// the largest setmaxnreg count of the kernel when that is lower (`ptxas
+  /// -v`: "Used N registers"). The block owns threads x this many registers:
+  /// the pool setmaxnreg trades in. 0 when not warp-specialized.
+  int64_t launchRegisters = 0;
   /// The consumer arrangement checked (the schedule's, else the kernel's).
   Consumers consumers = Consumers::Cooperative;
   /// The steady-state body in order, e.g. "MMA0(i+1) Softmax(i) MUL(i)".
@@ -95,6 +110,15 @@ OpSchedule effectiveSchedule(const LoopGraph &graph, const Schedule &schedule,
 /// The consumer arrangement in effect: `schedule`'s when it sets one, the
 /// kernel's otherwise.
 Consumers effectiveConsumers(const LoopGraph &graph, const Schedule &schedule);
+
+/// The register budgets chosen (by schedule group, 0 = the default share,
+/// trailing 0s dropped): `schedule`'s when it sets them, the kernel's
+/// (`tile.registers`) otherwise.
+std::vector<int64_t> effectiveRegisters(const LoopGraph &graph, const Schedule &schedule);
+
+/// The registers per thread a block of `threads` threads may launch with:
+/// min(255, 65536 / threads rounded down to a multiple of 8).
+int64_t launchRegisterLimit(int64_t threads, const TargetLimits &limits = {});
 
 ScheduleReport checkSchedule(const LoopGraph &graph, const Schedule &schedule,
                              const TargetLimits &limits = {});

@@ -47,9 +47,28 @@ void Schedule::set(StringRef name, const OpSchedule &sched) {
   entries_.push_back({name.str(), sched});
 }
 
+std::vector<int64_t> stagecraft::trimRegisterBudgets(std::vector<int64_t> budgets) {
+  while (!budgets.empty() && budgets.back() == 0)
+    budgets.pop_back();
+  return budgets;
+}
+
+int64_t Schedule::registerBudget(int64_t group) const {
+  if (!registers || group < 0 || group >= static_cast<int64_t>(registers->size()))
+    return 0;
+  return (*registers)[group];
+}
+
 bool Schedule::operator==(const Schedule &o) const {
+  // Unset kernel-wide choices compare as their defaults (cooperative, every
+  // group its default share), as consumers always did.
+  auto budgets = [](const Schedule &s) {
+    return trimRegisterBudgets(s.registers.value_or(std::vector<int64_t>{}));
+  };
   if (kernel != o.kernel || consumers.value_or(Consumers::Cooperative) !=
                                 o.consumers.value_or(Consumers::Cooperative) || entries_.size() != o.entries_.size())
+    return false;
+  if (budgets(*this) != budgets(o))
     return false;
   for (const ScheduleEntry &e : entries_) {
     const OpSchedule *other = o.find(e.name);
@@ -75,6 +94,15 @@ std::string Schedule::toJson() const {
   // version-1 bytes.
   if (consumers && *consumers != Consumers::Cooperative)
     out += llvm::formatv("  \"consumers\": \"{0}\",\n", consumersName(*consumers)).str();
+  // Written when set, so schedules that never chose budgets keep their
+  // bytes; "[]" says "the defaults" (it resets a kernel's tile.registers).
+  if (registers) {
+    out += "  \"registers\": [";
+    std::vector<int64_t> budgets = trimRegisterBudgets(*registers);
+    for (size_t i = 0; i < budgets.size(); ++i)
+      out += (i ? ", " : "") + std::to_string(budgets[i]);
+    out += "],\n";
+  }
   out += "  \"ops\": [";
   for (size_t i = 0; i < sorted.size(); ++i) {
     const ScheduleEntry &e = *sorted[i];
@@ -177,7 +205,7 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   for (const auto &kv : *root) {
     StringRef key = kv.first;
     if (key != "format" && key != "version" && key != "kernel" && key != "ops" &&
-        key != "consumers")
+        key != "consumers" && key != "registers")
       return scheduleError(source, "unknown top-level field \"" + key + "\"");
   }
 
@@ -195,6 +223,30 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
       return scheduleError(source,
                            "\"consumers\" must be \"cooperative\", \"pingpong\" or \"staggered\"");
     schedule.consumers = *c;
+  }
+  if (const llvm::json::Value *registers = root->get("registers")) {
+    const llvm::json::Array *list = registers->getAsArray();
+    if (!list)
+      return scheduleError(source, "\"registers\" must be an array of register budgets, one "
+                                   "per schedule group (0: the default share)");
+    if (list->size() > static_cast<size_t>(kMaxGroup + 1))
+      return scheduleError(source, "\"registers\" has " + llvm::Twine(list->size()) +
+                                       " entries; there are at most " +
+                                       llvm::Twine(kMaxGroup + 1) + " schedule groups");
+    std::vector<int64_t> budgets;
+    for (size_t i = 0; i < list->size(); ++i) {
+      std::string where = "\"registers\"[" + std::to_string(i) + "]";
+      auto n = (*list)[i].getAsInteger();
+      if (!n)
+        return scheduleError(source, where + " must be an integer");
+      if (*n < 0 || *n > kMaxRegisterBudget)
+        return scheduleError(source, where + " = " + llvm::Twine(*n) +
+                                         " is out of range 0.." +
+                                         llvm::Twine(kMaxRegisterBudget) +
+                                         " (0: the default share)");
+      budgets.push_back(*n);
+    }
+    schedule.registers = std::move(budgets);
   }
   const llvm::json::Array *ops = root->getArray("ops");
   if (!ops)

@@ -41,6 +41,10 @@ inline constexpr int64_t kMaxStage = 64;
 inline constexpr int64_t kMaxOrder = 1 << 20;
 inline constexpr int64_t kMaxGroup = 7;
 inline constexpr int64_t kMaxWait = 7;
+/// A register budget (`registers`, `tile.registers`) as the JSON form and
+/// the IR hold it: 0 (the default share) up to setmaxnreg's largest count.
+/// Legality checks the rest of setmaxnreg's rules (24.., a multiple of 8).
+inline constexpr int64_t kMaxRegisterBudget = 256;
 
 /// "" when every field of `s` is in range, else which is not, e.g.
 /// "stage 70, outside 0..64".
@@ -74,6 +78,14 @@ public:
   /// applying the schedule leaves the kernel's (its `tile.consumers`, by
   /// default cooperative), as units it does not name keep theirs.
   std::optional<Consumers> consumers;
+  /// Registers per thread chosen for each schedule group (setmaxnreg), by
+  /// group: registers[g] for group g, 0 = the default share; groups past the
+  /// end take the default too. Unset: applying the schedule leaves the
+  /// kernel's (`tile.registers`); set and all 0 (or empty): the defaults.
+  std::optional<std::vector<int64_t>> registers;
+
+  /// The budget chosen for `group`, 0 when it takes the default share.
+  int64_t registerBudget(int64_t group) const;
 
   const std::vector<ScheduleEntry> &entries() const { return entries_; }
   const OpSchedule *find(llvm::StringRef name) const;
@@ -88,7 +100,8 @@ public:
   bool operator!=(const Schedule &o) const { return !(*this == o); }
 
   /// Canonical JSON: entries sorted by (order, name), one per line, so that
-  /// export(import(export(s))) == export(s) byte for byte.
+  /// export(import(export(s))) == export(s) byte for byte. `registers` is
+  /// written when set, without trailing 0s.
   std::string toJson() const;
   /// Parses JSON; errors name `sourceName`, the entry and the field.
   static llvm::Expected<Schedule> fromJson(llvm::StringRef text,
@@ -97,6 +110,10 @@ public:
 private:
   std::vector<ScheduleEntry> entries_;
 };
+
+/// `budgets` without trailing 0s (defaults), the canonical form of a
+/// `registers` list.
+std::vector<int64_t> trimRegisterBudgets(std::vector<int64_t> budgets);
 
 } // namespace stagecraft
 

@@ -339,6 +339,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   if (auto c = kernel->getAttrOfType<StringAttr>(TileDialect::kConsumersAttrName))
     if (std::optional<Consumers> parsed = parseConsumers(c.getValue()))
       g.initialSchedule.consumers = *parsed;
+  // Budgets only when the kernel chose some: a schedule exported from a
+  // kernel without them keeps the bytes it always had.
+  if (auto r = kernel->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kRegistersAttrName))
+    g.initialSchedule.registers = trimRegisterBudgets({r.asArrayRef().begin(), r.asArrayRef().end()});
   for (unsigned u = 0; u < units->names.size(); ++u) {
     OpSchedule o;
     if (ScheduleAttr s = getSchedule(units->ops[u].front())) {
@@ -385,6 +389,13 @@ LogicalResult stagecraft::writeSchedule(func::FuncOp kernel,
     else
       kernel->setAttr(TileDialect::kConsumersAttrName,
                       StringAttr::get(ctx, consumersName(*schedule.consumers)));
+  }
+  if (schedule.registers) {
+    std::vector<int64_t> budgets = trimRegisterBudgets(*schedule.registers);
+    if (budgets.empty())
+      kernel->removeAttr(TileDialect::kRegistersAttrName);
+    else
+      kernel->setAttr(TileDialect::kRegistersAttrName, DenseI64ArrayAttr::get(ctx, budgets));
   }
   return success();
 }

@@ -67,9 +67,13 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   out.threadsPerCta = plan.threads;
   if (options.registersPerThread > 0) {
     out.registersPerThread = options.registersPerThread;
+  } else if (report.warpSpecialized && report.launchRegisters > 0) {
+    // setmaxnreg trades in the registers the block launched with: every
+    // warp starts at the largest consumer budget, capped by the launch
+    // bounds (65536 / threads), so chosen budgets below that cap launch
+    // smaller blocks (Legality.h: launchRegisters).
+    out.registersPerThread = report.launchRegisters;
   } else if (report.warpSpecialized) {
-    // setmaxnreg needs the whole register file split at launch: the kernel
-    // asks for 65536 / threads per thread.
     out.registersPerThread = std::min<int64_t>(255, floor8(model.regsPerSM / std::max<int64_t>(1, plan.threads)));
   } else {
     int64_t r = 32;

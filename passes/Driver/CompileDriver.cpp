@@ -211,6 +211,12 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     // Unknown names are reported by checkSchedule below (rule unknown-unit).
     for (const ScheduleEntry &e : given->entries())
       schedule.set(e.name, e.sched);
+    // The kernel-wide choices, when the file makes them (as applying it to
+    // the IR does); writeSchedule puts them on the kernel for the lowering.
+    if (given->consumers)
+      schedule.consumers = given->consumers;
+    if (given->registers)
+      schedule.registers = given->registers;
   }
   schedule.kernel = result.kernel;
   result.scheduleJson = schedule.toJson();

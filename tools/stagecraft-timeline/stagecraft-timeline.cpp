@@ -119,10 +119,13 @@ bool applySchedule(const LoopGraph &graph, const std::string &json, const std::s
   }
   for (const ScheduleEntry &e : given->entries())
     out.set(e.name, e.sched);
-  // The consumer arrangement, when the file names one (as applying a
-  // schedule to the IR sets tile.consumers).
+  // The consumer arrangement and the register budgets, when the file names
+  // them (as applying a schedule to the IR sets tile.consumers and
+  // tile.registers).
   if (given->consumers)
     out.consumers = given->consumers;
+  if (given->registers)
+    out.registers = given->registers;
   return true;
 }
 

@@ -58,6 +58,22 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
           "`tile.consumers` must be \"cooperative\", \"pingpong\" or \"staggered\"");
     return success();
   }
+  if (name == kRegistersAttrName) {
+    if (!op->hasAttr(kKernelAttrName))
+      return op->emitError("`tile.registers` needs `tile.kernel` on the same op");
+    // The form only; whether the budgets obey setmaxnreg and fit the
+    // register file is a schedule rule (legality: registers), checked with
+    // the warp groups they apply to.
+    auto budgets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!budgets || budgets.empty() || budgets.size() > 8)
+      return op->emitError("`tile.registers` must be array<i64: ...> with one register budget "
+                           "per schedule group (0: the default share), 1 to 8 entries");
+    for (auto [g, n] : llvm::enumerate(budgets.asArrayRef()))
+      if (n < 0 || n > 256)
+        return op->emitError("`tile.registers`: the budget of schedule group ")
+               << g << " is " << n << ", outside 0..256 (0: the default share)";
+    return success();
+  }
   if (name == kGridAttrName || name == kDefaultsAttrName) {
     if (!op->hasAttr(kKernelAttrName))
       return op->emitError("`") << name << "` needs `tile.kernel` on the same op";
