@@ -675,9 +675,9 @@ std::string ScheduleReport::summary() const {
            .str();
   for (const GroupRegisters &g : registers)
     s += formatv("warp group {0}{1}: {2} threads, ~{3} registers/thread "
-                 "(budget {4})\n",
+                 "(budget {4}{5})\n",
                  g.group, g.producer ? " (producer)" : "", g.threads,
-                 g.regsPerThread, g.budget)
+                 g.regsPerThread, g.budget, g.chosen ? ", chosen" : "")
              .str();
   s += warpSpecialized ? "warp specialized: yes\n" : "warp specialized: no\n";
   return s;

@@ -354,3 +354,205 @@ TEST_F(PersistentLoadDot, StaggeredNeedsTwoConsumerWarpGroupsAndADot) {
 }
 
 } // namespace
+
+namespace {
+
+/// The GEMM of assets/gemm.mlir: a producer warp group (group 0) and two
+/// consumer warp groups (group 1) holding a 128x256 f32 accumulator
+/// (~160 registers a thread): 384 threads, 168 registers each at launch.
+struct Budgets : ::testing::Test {
+  GraphBuilder b;
+  unsigned load, dot;
+  void SetUp() override {
+    load = b.unit("loadA", UnitKind::Load, 16384);
+    dot = b.unit("MMA", UnitKind::Dot);
+    b.edge(load, dot);
+    b.edge(dot, dot, /*carried=*/true);
+    b.value(dot, 128 * 256 * 4, {{dot, true}});
+    b.g.warpGroups = {1, 2};
+  }
+  ScheduleReport check(std::vector<int64_t> registers) {
+    Schedule s = sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 1, 1}}});
+    s.registers = std::move(registers);
+    return checkSchedule(b.g, s);
+  }
+  static std::string messages(const ScheduleReport &r) {
+    std::string s;
+    for (const Violation &v : r.violations)
+      s += v.message + "\n";
+    return s;
+  }
+};
+
+TEST_F(Budgets, DefaultsAreTheProducersFloorAndAnEqualShareOfTheRest) {
+  ScheduleReport r = check({});
+  ASSERT_TRUE(r.legal()) << messages(r);
+  ASSERT_EQ(r.registers.size(), 2u);
+  EXPECT_EQ(r.registers[0].budget, 24);
+  EXPECT_FALSE(r.registers[0].chosen);
+  // (384 x 168 - 128 x 24) / 256 = 240.
+  EXPECT_EQ(r.registers[1].budget, 240);
+  EXPECT_EQ(r.registers[1].regsPerThread, 160);
+  EXPECT_EQ(r.launchRegisters, 168);
+  EXPECT_EQ(launchRegisterLimit(384), 168);
+  EXPECT_EQ(launchRegisterLimit(256), 255);
+  EXPECT_EQ(launchRegisterLimit(640), 96);
+}
+
+TEST_F(Budgets, ChosenBudgetsOverrideTheDefaultsAndTheRestShare) {
+  ScheduleReport r = check({40, 232});
+  ASSERT_TRUE(r.legal()) << messages(r);
+  EXPECT_EQ(r.registers[0].budget, 40);
+  EXPECT_EQ(r.registers[1].budget, 232);
+  EXPECT_TRUE(r.registers[0].chosen);
+  EXPECT_TRUE(r.registers[1].chosen);
+  EXPECT_EQ(r.launchRegisters, 168);
+  EXPECT_NE(r.summary().find("warp group 0 (producer): 128 threads, ~0 registers/thread "
+                             "(budget 40, chosen)"),
+            std::string::npos)
+      << r.summary();
+  // The producer chosen, the consumers share what it leaves: (64512 - 5120) / 256.
+  r = check({40});
+  ASSERT_TRUE(r.legal()) << messages(r);
+  EXPECT_EQ(r.registers[1].budget, 232);
+  EXPECT_FALSE(r.registers[1].chosen);
+  // The consumers chosen below the launch cap: every warp starts there.
+  r = check({0, 200});
+  ASSERT_TRUE(r.legal()) << messages(r);
+  EXPECT_EQ(r.registers[0].budget, 24);
+  EXPECT_EQ(r.launchRegisters, 168);
+}
+
+TEST_F(Budgets, ABudgetMustBeASetmaxnregCount) {
+  for (int64_t n : {41, 16, 0 + 8}) {
+    ScheduleReport r = check({n, 232});
+    ASSERT_TRUE(hasRule(r, Rule::Registers)) << n;
+    EXPECT_EQ(r.violations[0].message,
+              "warp group 0 has a register budget of " + std::to_string(n) +
+                  ", which setmaxnreg cannot ask for: a count is a multiple of 8 from 24 to 256.");
+    EXPECT_EQ(r.violations[0].groups, (std::vector<int64_t>{0}));
+  }
+}
+
+TEST_F(Budgets, MoreThanTheBlockHoldsIsRefused) {
+  // 128 x 32 + 256 x 240 = 65536: the whole register file, but the block
+  // launched with 384 x 168 = 64512 of it; setmaxnreg.inc would hang.
+  ScheduleReport r = check({32, 240});
+  ASSERT_EQ(r.violations.size(), 1u) << messages(r);
+  EXPECT_EQ(r.violations[0].rule, Rule::Registers);
+  EXPECT_EQ(r.violations[0].message,
+            "the register budgets need 65536 registers (warp group 0: 128 threads x 32, warp "
+            "group 1: 256 threads x 240), 1024 more than the 64512 the block holds (384 threads "
+            "x 168 at launch, of an SM's 65536): setmaxnreg.inc would wait forever for "
+            "registers no warp group gives back, and the kernel would hang. Lower a budget.");
+  EXPECT_EQ(r.violations[0].groups, (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(check({24, 240}).legal());
+  EXPECT_FALSE(check({24, 248}).legal());
+}
+
+TEST_F(Budgets, SetmaxnregDecMustNotRaiseNorIncLowerTheLaunchCount) {
+  ScheduleReport r = check({200, 232});
+  ASSERT_TRUE(hasRule(r, Rule::Registers));
+  EXPECT_EQ(r.violations[0].message,
+            "warp group 0 (producer) has a register budget of 200, more than the 168 registers "
+            "per thread the block launches with (65536 / 384 threads, rounded down to a "
+            "multiple of 8): setmaxnreg.dec can only lower a warp group's count. Give it 168 "
+            "or fewer.");
+  // One consumer warp group: the block launches with up to 255 registers,
+  // or with the consumers' count when that is lower (ptxas starts every warp
+  // at the largest setmaxnreg count), so the producer must stay under it.
+  b.g.warpGroups = {1, 1};
+  b.g.values.clear();
+  b.value(dot, 128 * 128 * 4, {{dot, true}}); // 160 registers on 128 threads
+  r = check({24, 160});
+  ASSERT_TRUE(r.legal()) << messages(r);
+  EXPECT_EQ(r.launchRegisters, 160);
+  r = check({200, 160});
+  ASSERT_TRUE(hasRule(r, Rule::Registers));
+  EXPECT_NE(r.violations[0].message.find("more than the 160 registers per thread the block "
+                                         "launches with (the largest setmaxnreg.inc count, "
+                                         "below the 255 the launch bounds allow)"),
+            std::string::npos)
+      << messages(r);
+}
+
+TEST_F(Budgets, PressureIsCheckedAgainstTheChosenBudget) {
+  ScheduleReport r = check({24, 152});
+  ASSERT_EQ(r.violations.size(), 1u) << messages(r);
+  EXPECT_NE(r.violations[0].message.find("warp group 1 needs about 160 registers per thread"),
+            std::string::npos);
+  EXPECT_NE(r.violations[0].message.find("over its budget of 152 (chosen)"), std::string::npos)
+      << messages(r);
+  EXPECT_EQ(r.violations[0].groups, (std::vector<int64_t>{1}));
+  EXPECT_EQ(r.launchRegisters, 152);
+}
+
+TEST_F(Budgets, BudgetsOnGroupsWithoutUnitsOrWithoutWarpSpecializationAreRefused) {
+  ScheduleReport r = check({0, 0, 40});
+  ASSERT_EQ(r.violations.size(), 1u) << messages(r);
+  EXPECT_EQ(r.violations[0].message,
+            "warp group 2 has a register budget of 40, but no unit runs in it: budgets apply "
+            "to the loop's warp groups. Set it to 0 (the default) or move units into warp "
+            "group 2.");
+  Schedule one = sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 0, 1}}});
+  b.g.warpGroups = {2};
+  one.registers = std::vector<int64_t>{232};
+  r = checkSchedule(b.g, one);
+  ASSERT_EQ(r.violations.size(), 1u) << messages(r);
+  EXPECT_EQ(r.violations[0].message,
+            "warp group 0 has a register budget of 232, but the loop is not warp-specialized "
+            "(all its units run in warp group 0): its kernel has no setmaxnreg, every thread "
+            "gets min(255, 65536 / 256 threads) registers. Set the budget to 0 (the default), "
+            "or move the loads to a producer warp group.");
+  EXPECT_EQ(r.launchRegisters, 0);
+}
+
+TEST_F(Budgets, TheKernelsBudgetsApplyUnlessTheScheduleSetsItsOwn) {
+  b.g.initialSchedule.registers = std::vector<int64_t>{40, 232};
+  Schedule s = sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 1, 1}}});
+  EXPECT_EQ(effectiveRegisters(b.g, s), (std::vector<int64_t>{40, 232}));
+  EXPECT_EQ(checkSchedule(b.g, s).registers[0].budget, 40);
+  s.registers = std::vector<int64_t>{};
+  EXPECT_TRUE(effectiveRegisters(b.g, s).empty());
+  EXPECT_EQ(checkSchedule(b.g, s).registers[0].budget, 24);
+}
+
+/// Three schedule groups: a producer and two consumer groups reading its
+/// tiles (not lowered today; the rules hold for any number of groups).
+struct ThreeGroups : ::testing::Test {
+  GraphBuilder b;
+  void SetUp() override {
+    unsigned load = b.unit("loadA", UnitKind::Load, 16384);
+    unsigned d1 = b.unit("MMA", UnitKind::Dot), d2 = b.unit("MMB", UnitKind::Dot);
+    b.edge(load, d1);
+    b.edge(load, d2);
+  }
+  ScheduleReport check(std::vector<int64_t> registers) {
+    Schedule s = sched({{"loadA", {0, 2, 0}}, {"MMA", {1, 0, 1}}, {"MMB", {1, 1, 2}}});
+    s.registers = std::move(registers);
+    return checkSchedule(b.g, s);
+  }
+};
+
+TEST_F(ThreeGroups, AConsumerBelowTheLaunchCountOrADefaultShareBelow24IsRefused) {
+  b.g.warpGroups = {1, 1, 1}; // 384 threads, 168 each at launch
+  ScheduleReport r = check({24, 256});
+  ASSERT_TRUE(r.legal()) << r.violations[0].message;
+  // (64512 - 3072 - 32768) / 128.
+  EXPECT_EQ(r.registers[2].budget, 224);
+  r = check({24, 256, 160});
+  ASSERT_TRUE(hasRule(r, Rule::Registers));
+  EXPECT_EQ(r.violations[0].message,
+            "warp group 2 has a register budget of 160, fewer than the 168 registers per thread "
+            "the block launches with (65536 / 384 threads, rounded down to a multiple of 8): "
+            "setmaxnreg.inc can only raise a warp group's count. Give it 168 or more.");
+  b.g.warpGroups = {1, 2, 1}; // 512 threads, 128 each
+  r = check({0, 256});
+  ASSERT_TRUE(hasRule(r, Rule::Registers));
+  EXPECT_EQ(r.violations[0].message,
+            "warp group 2 takes the default share of the registers the chosen budgets leave: "
+            "(65536 - 68608) / 128 threads = -24 per thread, below setmaxnreg's minimum of 24. "
+            "Lower the chosen budgets, or choose one for warp group 2.");
+}
+
+} // namespace

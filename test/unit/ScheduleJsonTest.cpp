@@ -116,3 +116,59 @@ TEST(ScheduleJson, ConsumersMustBeKnown) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ScheduleJson, RegistersWrittenOnlyWhenSetAndTrimmed) {
+  Schedule s = sample();
+  std::string plain = s.toJson();
+  EXPECT_EQ(plain.find("registers"), std::string::npos);
+  s.registers = std::vector<int64_t>{40, 232, 0};
+  std::string json = s.toJson();
+  // After the kernel (and consumers), before the ops; trailing defaults dropped.
+  EXPECT_NE(json.find("  \"kernel\": \"attn_fwd_d128\",\n  \"registers\": [40, 232],\n  \"ops\""),
+            std::string::npos)
+      << json;
+  auto back = Schedule::fromJson(json, "s.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_TRUE(back->registers.has_value());
+  EXPECT_EQ(*back->registers, (std::vector<int64_t>{40, 232}));
+  EXPECT_EQ(back->registerBudget(1), 232);
+  EXPECT_EQ(back->registerBudget(5), 0);
+  EXPECT_EQ(*back, s);
+  EXPECT_EQ(back->toJson(), json);
+  EXPECT_NE(*back, sample());
+  // Set but all defaults: written as [] (it resets a kernel's budgets), and
+  // equal to a schedule that never chose any.
+  s.registers = std::vector<int64_t>{0, 0};
+  json = s.toJson();
+  EXPECT_NE(json.find("\"registers\": [],\n"), std::string::npos) << json;
+  back = Schedule::fromJson(json, "s.json");
+  ASSERT_TRUE(bool(back));
+  ASSERT_TRUE(back->registers.has_value());
+  EXPECT_TRUE(back->registers->empty());
+  EXPECT_EQ(back->toJson(), json);
+  EXPECT_EQ(*back, sample());
+}
+
+TEST(ScheduleJson, RegistersErrorsNameTheField) {
+  auto ops = [](const std::string &registers) {
+    return errorOf("{\"registers\": " + registers + ", \"ops\": []}");
+  };
+  EXPECT_EQ(ops("[40, 232]"), "");
+  EXPECT_EQ(ops("[]"), "");
+  EXPECT_EQ(ops("232"), "s.json: \"registers\" must be an array of register budgets, one per "
+                        "schedule group (0: the default share)");
+  EXPECT_EQ(ops("[40, \"232\"]"), "s.json: \"registers\"[1] must be an integer");
+  EXPECT_EQ(ops("[40, 232.5]"), "s.json: \"registers\"[1] must be an integer");
+  EXPECT_EQ(ops("[-8]"), "s.json: \"registers\"[0] = -8 is out of range 0..256 (0: the default "
+                         "share)");
+  EXPECT_EQ(ops("[24, 300]"), "s.json: \"registers\"[1] = 300 is out of range 0..256 (0: the "
+                              "default share)");
+  EXPECT_EQ(ops("[0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+            "s.json: \"registers\" has 9 entries; there are at most 8 schedule groups");
+  // setmaxnreg's own rules (a multiple of 8, from 24) are legality's.
+  EXPECT_EQ(ops("[41]"), "");
+}
+
+} // namespace

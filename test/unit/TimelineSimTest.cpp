@@ -350,3 +350,34 @@ TEST(TimelineCostModel, DotAndMathCosts) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TimelineSim, ChosenRegisterBudgetsSetTheLaunchCountAndOccupancy) {
+  // A producer and one consumer warp group: 256 threads, up to 255
+  // registers each at launch, so one CTA an SM by registers by default.
+  LoadDot k(10);
+  k.costs.ctas = {CtaRun{1, 10, 4}};
+  HopperModel m = roundModel();
+  Schedule s = schedule(0, 0, 1);
+  SimOptions o;
+  o.dynamicSmemBytes = 1024; // shared memory is not the limit here
+  ScheduleReport r = checkSchedule(k.graph, s);
+  ASSERT_TRUE(r.legal()) << r.violations.front().message;
+  Prediction dflt = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(dflt.ok) << dflt.error;
+  EXPECT_EQ(dflt.registersPerThread, 248); // the consumer's default share
+  EXPECT_EQ(dflt.ctasPerSM, 1);
+  EXPECT_EQ(dflt.occupancyLimit, "registers");
+  // Budgets of 24 and 120: every warp starts at 120, two CTAs fit.
+  s.registers = std::vector<int64_t>{24, 120};
+  r = checkSchedule(k.graph, s);
+  ASSERT_TRUE(r.legal()) << r.violations.front().message;
+  EXPECT_EQ(r.launchRegisters, 120);
+  Prediction small = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(small.ok) << small.error;
+  EXPECT_EQ(small.registersPerThread, 120);
+  EXPECT_EQ(small.ctasPerSM, 2);
+}
+
+} // namespace
