@@ -172,6 +172,26 @@ func.func @f() attributes {tile.warpgroups = array<i64: 1>} { return }
 
 // -----
 
+// expected-error @+1 {{`tile.registers` needs `tile.kernel` on the same op}}
+func.func @f() attributes {tile.registers = array<i64: 40, 232>} { return }
+
+// -----
+
+// expected-error @+1 {{`tile.registers`: the budget of schedule group 1 is 300, outside 0..256 (0: the default share)}}
+func.func @k() attributes {tile.kernel, tile.grid = affine_map<() -> (1)>, tile.registers = array<i64: 40, 300>} { return }
+
+// -----
+
+// expected-error @+1 {{`tile.registers` must be array<i64: ...> with one register budget per schedule group (0: the default share), 1 to 8 entries}}
+func.func @k() attributes {tile.kernel, tile.grid = affine_map<() -> (1)>, tile.registers = [40, 232]} { return }
+
+// -----
+
+// expected-error @+1 {{`tile.registers` must be array<i64: ...> with one register budget per schedule group (0: the default share), 1 to 8 entries}}
+func.func @k() attributes {tile.kernel, tile.grid = affine_map<() -> (1)>, tile.registers = array<i64>} { return }
+
+// -----
+
 func.func @f(%s: tensor<128x128xf32>) {
   // expected-error @+1 {{schedule order must be 0 to 1048576, got 5000000}}
   %e = arith.addf %s, %s {tile.sched = #tile.sched<"x", stage = 0, order = 5000000, group = 0>} : tensor<128x128xf32>
