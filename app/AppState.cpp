@@ -463,6 +463,25 @@ MoveOutcome AppState::setConsumers(Consumers consumers) {
   return out;
 }
 
+MoveOutcome AppState::setRegisters(int64_t group, int64_t budget) {
+  MoveOutcome out = editor_.setRegisters(group, budget);
+  if (!out.applied) {
+    setStatus(StatusLevel::Error, "refused: " + out.explanation);
+    return out;
+  }
+  if (!out.changed)
+    return out;
+  std::string what =
+      budget ? "warp group " + std::to_string(group) + "'s register budget is now " +
+                   std::to_string(budget) + " (setmaxnreg)"
+             : "warp group " + std::to_string(group) + " takes the default register budget";
+  afterScheduleChange(what);
+  // Legal or not, the edit stands; say why it cannot compile.
+  if (!out.explanation.empty())
+    setStatus(StatusLevel::Error, what + ", which is illegal: " + out.explanation);
+  return out;
+}
+
 bool AppState::undo() {
   if (!editor_.undo()) {
     setStatus(StatusLevel::Info, "nothing to undo");
@@ -635,6 +654,7 @@ void AppState::recompile() {
   req.sourceName = irPath_.empty() ? "<untitled>" : irPath_;
   req.options.scheduleJson = editor_.schedule().toJson();
   req.options.scheduleSource = "the board's schedule";
+  req.options.consumers = editor_.consumers();
   req.options.kernel = kernel_;
   req.options.target = target_;
   // The instrumented kernel for the Timeline panel's measured lanes, when a

@@ -146,6 +146,9 @@ public:
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
   MoveOutcome setWait(const std::string &unit, int64_t wait);
   MoveOutcome setConsumers(Consumers consumers);
+  /// The register budget of schedule group `group` (setmaxnreg; 0: the
+  /// default share). Applied even when illegal: the board shows why.
+  MoveOutcome setRegisters(int64_t group, int64_t budget);
   bool undo();
   bool redo();
   /// Makes a run's schedule the current one (an undo step).

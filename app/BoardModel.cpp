@@ -82,31 +82,58 @@ std::string stagecraft::app::groupSteadyState(const ScheduleEditor &ed, int64_t 
 std::string stagecraft::app::registerBudgetNote(const ScheduleReport &report, int64_t group,
                                                 const TargetLimits &limits) {
   const GroupRegisters *gr = nullptr;
-  int64_t producerThreads = 0, consumerThreads = 0, allThreads = 0;
+  int64_t producerThreads = 0, defaultShareThreads = 0, allThreads = 0, taken = 0;
   for (const GroupRegisters &r : report.registers) {
     if (r.group == group)
       gr = &r;
-    (r.producer ? producerThreads : consumerThreads) += r.threads;
     allThreads += r.threads;
+    if (r.chosen || r.producer)
+      taken += r.threads * r.budget;
+    else
+      defaultShareThreads += r.threads;
+    if (r.producer && !r.chosen)
+      producerThreads += r.threads;
   }
   if (!gr)
     return "";
   std::string s = "Registers: about " + num(gr->regsPerThread) + " per thread" +
                   (gr->peakAt.empty() ? "" : " at the peak, around " + gr->peakAt) +
-                  ", budget " + num(gr->budget) + ". ";
-  if (!report.warpSpecialized)
+                  ", budget " + num(gr->budget) + (gr->chosen ? " (chosen)" : "") + ". ";
+  if (!report.warpSpecialized) {
     s += "One warp group set, no setmaxnreg: every thread gets the register file (" +
          num(limits.regsPerSM) + ") over " + num(allThreads) + " threads, at most " +
          num(limits.maxRegsPerThread) + ".";
-  else if (gr->producer)
-    s += "A producer (loads only) lowers its registers with setmaxnreg.dec to " +
-         num(limits.producerRegs) + ", leaving the rest to the consumers.";
-  else
-    s += "setmaxnreg.inc to " + num(gr->budget) + ": the register file's " +
-         num(limits.regsPerSM) + " minus " + num(producerThreads) + " producer threads x " +
-         num(limits.producerRegs) + ", over " + num(consumerThreads) +
-         " consumer threads, rounded down to a multiple of 8 (at most " +
-         num(limits.maxRegsPerThread / 8 * 8) + ").";
+  } else {
+    int64_t limit = launchRegisterLimit(allThreads, limits);
+    if (gr->chosen)
+      s += std::string(gr->producer ? "setmaxnreg.dec" : "setmaxnreg.inc") + " to " +
+           num(gr->budget) + ", chosen for this group (the schedule's \"registers\"); 0 "
+           "gives the default back.";
+    else if (gr->producer)
+      s += "A producer (loads only) lowers its registers with setmaxnreg.dec to " +
+           num(limits.producerRegs) + ", leaving the rest to the consumers.";
+    else
+      s += "setmaxnreg.inc to " + num(gr->budget) + ", the default share: the block's " +
+           num(allThreads * limit) + " registers (" + num(allThreads) + " threads x " +
+           num(limit) + ") minus " + num(taken) + " for " +
+           (producerThreads && taken == producerThreads * limits.producerRegs
+                ? num(producerThreads) + " producer threads x " + num(limits.producerRegs)
+                : std::string("the other groups")) +
+           ", over " + num(defaultShareThreads) +
+           " threads, rounded down to a multiple of 8 (at most " +
+           num(limits.maxRegsPerThread / 8 * 8) + ").";
+    if (report.launchRegisters > 0)
+      s += " Every warp starts with " + num(report.launchRegisters) +
+           " registers per thread (" +
+           (report.launchRegisters == limit
+                ? num(limits.regsPerSM) + " / " + num(allThreads) + " threads, rounded down to 8" +
+                      (limit == limits.maxRegsPerThread ? ", at most 255" : "")
+                : std::string("the largest setmaxnreg.inc count")) +
+           "): setmaxnreg.dec may only lower that, setmaxnreg.inc only raise it, and the "
+           "block's " +
+           num(allThreads * report.launchRegisters) + " registers are all they can share.";
+    s += " Right-click the row's label to choose the budget.";
+  }
   if (!gr->producer && report.consumers == Consumers::PingPong)
     s += " Ping-pong: each consumer warp group holds a whole tile, so the tile's values are "
          "spread over 128 threads, not over the group's " +
@@ -135,7 +162,7 @@ BoardModel stagecraft::app::buildBoardModel(const ScheduleEditor &ed, const Tile
     bool bad = false;
     for (const Violation &v : r.violations) {
       bool mine = (v.rule == Rule::Registers &&
-                   v.message.rfind("warp group " + num(grp) + " ", 0) == 0) ||
+                   std::find(v.groups.begin(), v.groups.end(), grp) != v.groups.end()) ||
                   (v.rule == Rule::PingPong && role == Role::Consumer);
       if (mine) {
         common += "\nIllegal (" + std::string(ruleName(v.rule)) + "): " + v.message;

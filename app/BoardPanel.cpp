@@ -232,6 +232,8 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   ui.cells.clear();
   ui.cards.clear();
   ui.subCards.clear();
+  ui.rowLabels.clear();
+  ui.budget.shown = false;
 
   // Header.
   float y = origin.y;
@@ -271,13 +273,31 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
                   row->role.c_str());
       for (const GroupRegisters &rg : report.registers)
         if (rg.group == gr) {
+          // "*": a chosen budget, not the default share.
           char regs[64];
-          std::snprintf(regs, sizeof regs, "%lld / %lld regs",
+          std::snprintf(regs, sizeof regs, "%lld / %lld regs%s",
                         static_cast<long long>(rg.regsPerThread),
-                        static_cast<long long>(rg.budget));
+                        static_cast<long long>(rg.budget), rg.chosen ? "*" : "");
+          bool budgetBad = std::any_of(
+              report.violations.begin(), report.violations.end(), [&](const Violation &v) {
+                return v.rule == Rule::Registers &&
+                       std::find(v.groups.begin(), v.groups.end(), gr) != v.groups.end();
+              });
           dl->AddText(f.ui, small, ImVec2(lmn.x + 8, lmn.y + 46),
-                      rg.regsPerThread > rg.budget ? colors::bad : colors::textDim, regs);
+                      budgetBad ? colors::bad : colors::textDim, regs);
         }
+      // A right-click on the label: the group's register budget.
+      ui.rowLabels.push_back({gr, row->consumer, lmn, lmx});
+      ImGui::SetCursorScreenPos(lmn);
+      ImGui::PushID("rowlabel");
+      ImGui::PushID(static_cast<int>(r));
+      ImGui::InvisibleButton("##label", sub(lmx, lmn));
+      if (ImGui::BeginPopupContextItem("##registers")) {
+        drawRegisterBudgetPopup(app, gr, ui.budget);
+        ImGui::EndPopup();
+      }
+      ImGui::PopID();
+      ImGui::PopID();
       if (ui.dragging.empty() && ImGui::IsMouseHoveringRect(lmn, lmx) &&
           ImGui::IsWindowHovered())
         rowTooltip = row->tooltip;

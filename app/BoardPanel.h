@@ -12,7 +12,8 @@
 // Above the board: the consumer arrangement (each option's tooltip says why
 // it is refused here, when it is) and, for a persistent kernel, the tile
 // loop and its order as the IR writes them (read-only). A row label's
-// tooltip explains its register budget (setmaxnreg) and the rules it breaks.
+// tooltip explains its register budget (setmaxnreg) and the rules it breaks;
+// a right-click on it chooses the budget (RegisterBudgetPopup.h).
 //
 // Extra drop targets: a column left of stage 0 ("new stage 0": the others
 // shift one stage later, since only stage differences matter), a column right
@@ -24,6 +25,7 @@
 
 #include "app/AppState.h"
 #include "app/BoardModel.h"
+#include "app/RegisterBudgetPopup.h"
 
 #include <imgui.h>
 
@@ -62,6 +64,16 @@ struct BoardUi {
   std::map<std::string, std::pair<ImVec2, ImVec2>> cards;
   std::map<std::pair<std::string, int>, std::pair<ImVec2, ImVec2>> subCards;
   std::vector<BoardCell> cells;
+  /// Each row's label (a right-click there opens its group's register
+  /// budget), in row order.
+  struct RowLabel {
+    int64_t group = 0;
+    int consumer = -1;
+    ImVec2 min, max;
+  };
+  std::vector<RowLabel> rowLabels;
+  /// The register budget popup (RegisterBudgetPopup.h).
+  RegisterBudgetUi budget;
   /// The rows and lines of the last drawn frame.
   BoardModel model;
   const BoardCell *cellAt(ImVec2 p) const;

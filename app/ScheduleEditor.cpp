@@ -20,11 +20,14 @@ std::vector<unsigned> bodyOrder(const LoopGraph &g, const Schedule &s) {
   return units;
 }
 
-using ViolationKey = std::tuple<Rule, std::string, std::string>;
+/// What makes a violation the same one after an edit: its rule, the units
+/// and (a register budget's) the groups it names, not its numbers.
+using ViolationKey = std::tuple<Rule, std::string, std::string, std::vector<int64_t>>;
+ViolationKey keyOf(const Violation &v) { return {v.rule, v.def, v.use, v.groups}; }
 std::vector<ViolationKey> keys(const ScheduleReport &r) {
   std::vector<ViolationKey> out;
   for (const Violation &v : r.violations)
-    out.emplace_back(v.rule, v.def, v.use);
+    out.push_back(keyOf(v));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -74,6 +77,8 @@ Placement place(const LoopGraph &g, const Schedule &current, unsigned moved,
 
   Placement p;
   p.base.kernel = current.kernel;
+  p.base.consumers = current.consumers;
+  p.base.registers = current.registers;
   for (size_t i = 0; i < after.size(); ++i) {
     OpSchedule s = effectiveSchedule(g, current, after[i]);
     s.stage += shift;
@@ -92,6 +97,9 @@ Schedule stagecraft::app::normalizeSchedule(const LoopGraph &g,
                                             const Schedule &s) {
   Schedule out;
   out.kernel = s.kernel;
+  // The kernel-wide choices stay as they are (unset: the IR's).
+  out.consumers = s.consumers;
+  out.registers = s.registers;
   if (g.units.empty())
     return out;
   std::vector<unsigned> order = bodyOrder(g, s);
@@ -227,6 +235,64 @@ MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
   next.consumers = consumers;
   out.applied = true;
   out.changed = consumers != report_.consumers;
+  if (out.changed)
+    commit(std::move(next));
+  return out;
+}
+
+int64_t ScheduleEditor::registerBudget(int64_t group) const {
+  std::vector<int64_t> budgets = effectiveRegisters(graph_, schedule_);
+  return group >= 0 && group < static_cast<int64_t>(budgets.size()) ? budgets[group] : 0;
+}
+
+Schedule ScheduleEditor::scheduleWithBudget(int64_t group, int64_t budget) const {
+  Schedule next = schedule_;
+  std::vector<int64_t> budgets = effectiveRegisters(graph_, schedule_);
+  if (static_cast<int64_t>(budgets.size()) <= group)
+    budgets.resize(group + 1, 0);
+  budgets[group] = budget;
+  budgets = trimRegisterBudgets(std::move(budgets));
+  // Back to the IR's own budgets: unset, so the schedule's JSON is the one
+  // the file had (runs are matched by it).
+  std::vector<int64_t> own =
+      trimRegisterBudgets(graph_.initialSchedule.registers.value_or(std::vector<int64_t>{}));
+  if (budgets == own && !graph_.initialSchedule.registers)
+    next.registers.reset();
+  else
+    next.registers = std::move(budgets);
+  return next;
+}
+
+std::string ScheduleEditor::explainRegisters(int64_t group, int64_t budget) const {
+  ScheduleReport after = checkSchedule(graph_, scheduleWithBudget(group, budget));
+  std::vector<ViolationKey> was = keys(report_);
+  std::string why; // first to last
+  for (const Violation &v : after.violations) {
+    bool aboutIt = std::find(v.groups.begin(), v.groups.end(), group) != v.groups.end();
+    if (aboutIt || !std::binary_search(was.begin(), was.end(), keyOf(v)))
+      why += (why.empty() ? "" : " Also: ") + v.message;
+  }
+  return why;
+}
+
+MoveOutcome ScheduleEditor::setRegisters(int64_t group, int64_t budget) {
+  MoveOutcome out;
+  if (group < 0 || group > kMaxGroup) {
+    out.explanation = "warp groups are numbered 0 to " + std::to_string(kMaxGroup);
+    return out;
+  }
+  if (budget < 0 || budget > kMaxRegisterBudget) {
+    out.explanation = "a register budget is 0 (the default share) to " +
+                      std::to_string(kMaxRegisterBudget);
+    return out;
+  }
+  Schedule next = scheduleWithBudget(group, budget);
+  out.applied = true;
+  out.changed = effectiveRegisters(graph_, next) != effectiveRegisters(graph_, schedule_);
+  // Applied even when illegal (the board shows why, on the group's row):
+  // a budget is tuned by trying numbers, and any number here is one a
+  // schedule file can hold.
+  out.explanation = explainRegisters(group, budget);
   if (out.changed)
     commit(std::move(next));
   return out;

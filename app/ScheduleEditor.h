@@ -71,6 +71,21 @@ public:
   std::string explainConsumers(Consumers consumers) const;
   Consumers consumers() const { return report_.consumers; }
 
+  /// The register budget chosen for schedule group `group` (setmaxnreg), 0
+  /// when it takes the default share; report().registers has the budgets in
+  /// effect.
+  int64_t registerBudget(int64_t group) const;
+  /// Chooses the budget of `group` (0: back to the default share): an undo
+  /// step when it changes. Applied even when it makes the schedule illegal
+  /// (the violations then name the group, as the board shows), with the
+  /// violations it adds in `explanation`; refused only outside 0..256.
+  MoveOutcome setRegisters(int64_t group, int64_t budget);
+  /// "" when the schedule with that budget has no violation about `group`
+  /// and no new one, else those violations (the setmaxnreg rules, the
+  /// block's registers, the group's register pressure), in the check's
+  /// order.
+  std::string explainRegisters(int64_t group, int64_t budget) const;
+
   /// Replaces the whole schedule (load from file, restore a run): an undo
   /// step. Units the graph lacks are an error, returned in words.
   std::string replace(const Schedule &schedule);
@@ -88,6 +103,7 @@ public:
 
 private:
   void commit(Schedule next);
+  Schedule scheduleWithBudget(int64_t group, int64_t budget) const;
   void recheck();
 
   LoopGraph graph_;

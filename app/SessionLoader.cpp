@@ -8,6 +8,7 @@
 #include "app/IrTextPatch.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Schedule/TileLoopIR.h"
 #include "core/Support/InputCheck.h"
@@ -104,10 +105,22 @@ bool stagecraft::app::scheduledIrText(const std::string &text,
                                       const std::string &sourceName,
                                       const Schedule &schedule,
                                       std::string &out, std::string &error) {
-  if (patchSchedAttrs(text, schedule, out))
-    return true;
   ParsedIr p;
-  if (!parse(text, sourceName, p) || failed(writeSchedule(p.kernel, schedule))) {
+  if (!parse(text, sourceName, p)) {
+    error = p.diagnostics.empty() ? "cannot parse the IR" : p.diagnostics.front();
+    return false;
+  }
+  // The text patch rewrites `tile.sched` only: the kernel-wide choices
+  // (tile.consumers, tile.registers) must be the IR's for it to do.
+  FailureOr<LoopGraph> graph = buildLoopGraph(p.kernel);
+  bool kernelWideAsInIr =
+      succeeded(graph) &&
+      effectiveConsumers(*graph, schedule) ==
+          effectiveConsumers(*graph, graph->initialSchedule) &&
+      effectiveRegisters(*graph, schedule) == effectiveRegisters(*graph, graph->initialSchedule);
+  if (kernelWideAsInIr && patchSchedAttrs(text, schedule, out))
+    return true;
+  if (failed(graph) || failed(writeSchedule(p.kernel, schedule))) {
     error = p.diagnostics.empty() ? "cannot write the schedule into the IR"
                                   : p.diagnostics.front();
     return false;

@@ -38,9 +38,11 @@ struct LoadedIr {
 /// loop. Never throws or aborts on bad input: it reports.
 LoadedIr loadLoopIr(const std::string &text, const std::string &sourceName);
 
-/// The IR with `schedule` written into its `tile.sched` attributes. Patches
-/// the text in place when every unit already carries an attribute (keeping
-/// comments and layout); otherwise prints the module after writeSchedule.
+/// The IR with `schedule` written into its `tile.sched` attributes (and its
+/// consumer arrangement and register budgets on the kernel). Patches the
+/// text in place when every unit already carries an attribute and the
+/// kernel-wide choices are the IR's (keeping comments and layout);
+/// otherwise prints the module after writeSchedule.
 /// Returns false with `error` set when the IR cannot take the schedule.
 bool scheduledIrText(const std::string &text, const std::string &sourceName,
                      const Schedule &schedule, std::string &out,

@@ -218,6 +218,8 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     if (given->registers)
       schedule.registers = given->registers;
   }
+  if (options.consumers)
+    schedule.consumers = options.consumers;
   schedule.kernel = result.kernel;
   result.scheduleJson = schedule.toJson();
   ScheduleReport report = checkSchedule(*graph, schedule);

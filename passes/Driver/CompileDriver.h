@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,11 @@ struct CompileOptions {
   /// A schedule (JSON, docs/schedule-format.md) to apply over the IR's own.
   std::string scheduleJson;
   std::string scheduleSource = "<schedule>";
+  /// The consumer arrangement, over the IR's and the JSON's: a schedule file
+  /// leaves cooperative unwritten (it means "the kernel's"), so the app,
+  /// whose Consumers control can choose cooperative over a kernel's
+  /// ping-pong, says it here.
+  std::optional<Consumers> consumers;
   /// Problem sizes overriding the kernel's `tile.defaults`, e.g. {"M", 8000}.
   std::vector<std::pair<std::string, int64_t>> sizes;
   /// The kernel to compile; empty: the module's only kernel.

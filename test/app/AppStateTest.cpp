@@ -301,3 +301,98 @@ TEST(AppState, AKernelWithoutAModuleAroundItCompilesAndNoPhaseShowsAFailure) {
   EXPECT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
   EXPECT_EQ(app.compileView().full.kernel, "gemm");
 }
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(AppState, ARegisterBudgetIsAScheduleEditThatCompilesAutosavesAndUndoes) {
+  std::string dir = test::tempDir("budget");
+  AppState app(test::testConfig("", dir + "/autosave.json"));
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));
+  ASSERT_TRUE(compiled(app));
+  std::string original = app.editor().schedule().toJson();
+  MoveOutcome out = app.setRegisters(1, 232);
+  ASSERT_TRUE(out.applied);
+  ASSERT_TRUE(out.changed);
+  EXPECT_EQ(app.status().level, StatusLevel::Ok);
+  EXPECT_EQ(app.status().text, "warp group 1's register budget is now 232 (setmaxnreg)");
+  // The background compile gets it.
+  EXPECT_EQ(app.compileView().state, CompileView::State::Compiling);
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  const CompileResult *r = app.compileView().result();
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE(r->scheduleJson.find("\"registers\": [0, 232],"), std::string::npos)
+      << r->scheduleJson;
+  EXPECT_NE(r->scheduleSummary.find("(budget 232, chosen)"), std::string::npos)
+      << r->scheduleSummary;
+  // The autosave has it.
+  ASSERT_EQ(app.autosaveNow(), "");
+  EXPECT_NE(readFile(dir + "/autosave.json").find("registers"), std::string::npos);
+  // The saved schedule and the saved IR carry it.
+  ASSERT_TRUE(app.saveSchedule(dir + "/s.json"));
+  EXPECT_NE(readFile(dir + "/s.json").find("\"registers\": [0, 232],"), std::string::npos);
+  ASSERT_TRUE(app.saveIr(dir + "/g.mlir"));
+  EXPECT_NE(readFile(dir + "/g.mlir").find("tile.registers = array<i64: 0, 232>"),
+            std::string::npos);
+  {
+    AppState other(test::testConfig());
+    ASSERT_TRUE(other.openFile(dir + "/g.mlir"));
+    EXPECT_EQ(other.editor().registerBudget(1), 232);
+  }
+  // An illegal budget is applied, shown, and not compiled.
+  out = app.setRegisters(1, 248);
+  ASSERT_TRUE(out.applied);
+  EXPECT_FALSE(app.editor().report().legal());
+  EXPECT_EQ(app.status().level, StatusLevel::Error);
+  EXPECT_NE(app.status().text.find("which is illegal: the register budgets need 66560 registers"),
+            std::string::npos)
+      << app.status().text;
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.compileView().state, CompileView::State::Error);
+  // Undo: 232, then the file's own schedule.
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(app.editor().registerBudget(1), 232);
+  EXPECT_TRUE(app.editor().report().legal());
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(app.editor().schedule().toJson(), original);
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.compileView().state, CompileView::State::Ok);
+  // Loading the saved schedule brings the budget back.
+  ASSERT_TRUE(app.loadSchedule(dir + "/s.json"));
+  EXPECT_EQ(app.editor().registerBudget(1), 232);
+}
+
+TEST(AppState, TheConsumersChoiceReachesTheCompile) {
+  // A kernel that says ping-pong, switched to cooperative on the board: a
+  // schedule file cannot say "cooperative over the kernel's ping-pong"
+  // (cooperative is not written), so the compile is told apart.
+  const std::string consumers = "\"consumers\": \"pingpong\"";
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm_pingpong.mlir")));
+  ASSERT_TRUE(compiled(app));
+  ASSERT_NE(app.compileView().result()->scheduleJson.find(consumers), std::string::npos);
+  ASSERT_TRUE(app.setConsumers(Consumers::Cooperative).changed);
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  EXPECT_EQ(app.compileView().result()->scheduleJson.find("\"consumers\""), std::string::npos)
+      << app.compileView().result()->scheduleJson;
+  // And the other way round: the same kernel without tile.consumers.
+  std::string ir = test::readAsset("persistent_gemm_pingpong.mlir");
+  size_t at = ir.find(",\n                  tile.consumers = \"pingpong\"");
+  ASSERT_NE(at, std::string::npos);
+  ir.erase(at, std::string(",\n                  tile.consumers = \"pingpong\"").size());
+  AppState coop(test::testConfig());
+  ASSERT_TRUE(coop.openText(ir, "coop.mlir"));
+  ASSERT_EQ(coop.editor().consumers(), Consumers::Cooperative);
+  ASSERT_TRUE(coop.setConsumers(Consumers::PingPong).changed);
+  ASSERT_TRUE(compiled(coop));
+  EXPECT_NE(coop.compileView().result()->scheduleJson.find(consumers), std::string::npos)
+      << coop.compileView().result()->scheduleJson;
+}
+
+} // namespace

@@ -213,3 +213,51 @@ TEST(BoardModel, ARegisterBudgetOverrunIsOnTheConsumersRow) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(BoardModel, TheRegisterBudgetNoteSaysWhetherItWasChosenAndWhy) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));
+  BoardModel m = modelOf(app);
+  ASSERT_EQ(m.rows.size(), 2u);
+  EXPECT_TRUE(has(m.rows[1].tooltip,
+                  "budget 240. setmaxnreg.inc to 240, the default share: the block's 64512 "
+                  "registers (384 threads x 168) minus 3072 for 128 producer threads x 24, over "
+                  "256 threads, rounded down to a multiple of 8 (at most 248)."))
+      << m.rows[1].tooltip;
+  EXPECT_TRUE(has(m.rows[1].tooltip, "Every warp starts with 168 registers per thread (65536 / "
+                                     "384 threads, rounded down to 8)"))
+      << m.rows[1].tooltip;
+  EXPECT_TRUE(has(m.rows[1].tooltip, "Right-click the row's label to choose the budget."));
+  // Chosen budgets.
+  ASSERT_TRUE(app.setRegisters(0, 40).changed);
+  ASSERT_TRUE(app.setRegisters(1, 232).changed);
+  m = modelOf(app);
+  EXPECT_TRUE(has(m.rows[0].tooltip, "budget 40 (chosen). setmaxnreg.dec to 40, chosen for this "
+                                     "group (the schedule's \"registers\"); 0 gives the default "
+                                     "back."))
+      << m.rows[0].tooltip;
+  EXPECT_TRUE(has(m.rows[1].tooltip, "Registers: about 160 per thread at the peak, around MMA, "
+                                     "budget 232 (chosen). setmaxnreg.inc to 232, chosen"))
+      << m.rows[1].tooltip;
+  EXPECT_FALSE(m.rows[0].bad);
+  EXPECT_FALSE(m.rows[1].bad);
+  // Illegal: both rows red, the reason in both tooltips.
+  ASSERT_TRUE(app.setRegisters(1, 248).changed);
+  m = modelOf(app);
+  for (const BoardRow &r : m.rows) {
+    EXPECT_TRUE(r.bad) << r.title;
+    EXPECT_TRUE(has(r.tooltip, "Illegal (registers): the register budgets need 68608 registers"))
+        << r.tooltip;
+  }
+  // The consumers below the launch cap: every warp starts at their count.
+  ASSERT_TRUE(app.setRegisters(1, 160).changed);
+  m = modelOf(app);
+  EXPECT_FALSE(m.rows[1].bad) << m.rows[1].tooltip;
+  EXPECT_TRUE(has(m.rows[1].tooltip, "Every warp starts with 160 registers per thread (the "
+                                     "largest setmaxnreg.inc count)"))
+      << m.rows[1].tooltip;
+}
+
+} // namespace

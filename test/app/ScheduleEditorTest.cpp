@@ -191,3 +191,77 @@ TEST(ScheduleEditor, PingPongIsRefusedWithTheReason) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ScheduleEditor, RegisterBudgetIsAnUndoStepAndIsChecked) {
+  ScheduleEditor ed = editorOf("gemm.mlir");
+  std::string original = ed.schedule().toJson();
+  EXPECT_EQ(ed.registerBudget(1), 0);
+  ASSERT_EQ(ed.report().registers.size(), 2u);
+  EXPECT_EQ(ed.report().registers[1].budget, 240); // the default share
+  MoveOutcome out = ed.setRegisters(1, 232);
+  ASSERT_TRUE(out.applied);
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(out.explanation, "");
+  EXPECT_EQ(ed.registerBudget(1), 232);
+  EXPECT_EQ(ed.report().registers[1].budget, 232);
+  EXPECT_TRUE(ed.report().registers[1].chosen);
+  EXPECT_TRUE(ed.report().legal());
+  EXPECT_NE(ed.schedule().toJson().find("\"registers\": [0, 232],"), std::string::npos)
+      << ed.schedule().toJson();
+  ASSERT_TRUE(ed.setRegisters(0, 40).applied);
+  EXPECT_TRUE(ed.report().legal());
+  // Over the block's registers: applied (the board shows why), illegal.
+  out = ed.setRegisters(1, 248);
+  ASSERT_TRUE(out.applied);
+  EXPECT_NE(out.explanation.find("the register budgets need 68608 registers"), std::string::npos)
+      << out.explanation;
+  EXPECT_FALSE(ed.report().legal());
+  EXPECT_EQ(ed.explainRegisters(1, 232), "");
+  EXPECT_NE(ed.explainRegisters(1, 24).find("warp group 1 needs about 160 registers"),
+            std::string::npos);
+  // Refused: no register count.
+  out = ed.setRegisters(1, 300);
+  EXPECT_FALSE(out.applied);
+  EXPECT_EQ(out.explanation, "a register budget is 0 (the default share) to 256");
+  EXPECT_FALSE(ed.setRegisters(9, 40).applied);
+  // Undo, step by step, to the file's schedule byte for byte.
+  ASSERT_TRUE(ed.undo());
+  EXPECT_EQ(ed.registerBudget(1), 232);
+  EXPECT_TRUE(ed.report().legal());
+  ASSERT_TRUE(ed.undo());
+  EXPECT_EQ(ed.registerBudget(0), 0);
+  ASSERT_TRUE(ed.undo());
+  EXPECT_FALSE(ed.schedule().registers.has_value());
+  EXPECT_EQ(ed.schedule().toJson(), original);
+  EXPECT_FALSE(ed.canUndo());
+  // Choosing the default explicitly is no change.
+  out = ed.setRegisters(1, 0);
+  EXPECT_TRUE(out.applied);
+  EXPECT_FALSE(out.changed);
+  // Back to the default after a choice: the file's bytes again.
+  ASSERT_TRUE(ed.setRegisters(1, 232).changed);
+  ASSERT_TRUE(ed.setRegisters(1, 0).changed);
+  EXPECT_EQ(ed.schedule().toJson(), original);
+}
+
+TEST(ScheduleEditor, KernelWideChoicesSurviveMoves) {
+  ScheduleEditor ed = editorOf("attention_fwd_d128.mlir");
+  ASSERT_TRUE(ed.setRegisters(0, 32).changed);
+  ASSERT_TRUE(ed.setConsumers(Consumers::Staggered).changed);
+  ASSERT_TRUE(ed.report().legal()) << ed.report().violations.front().message;
+  MoveOutcome out = ed.move("loadK", {-1, 0, ""});
+  ASSERT_TRUE(out.applied) << out.explanation;
+  ASSERT_TRUE(out.changed);
+  EXPECT_EQ(ed.registerBudget(0), 32);
+  EXPECT_EQ(ed.report().registers[0].budget, 32);
+  EXPECT_EQ(ed.consumers(), Consumers::Staggered);
+  // Replacing the schedule with one that does not choose keeps the IR's.
+  Schedule plain = ed.graph().initialSchedule;
+  ASSERT_EQ(ed.replace(plain), "");
+  EXPECT_EQ(ed.registerBudget(0), 0);
+  EXPECT_EQ(ed.consumers(), Consumers::Cooperative);
+}
+
+} // namespace
