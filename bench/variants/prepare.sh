@@ -2,7 +2,8 @@
 # On the build machine: compile what bench/variants/run-on-gpu.sh runs into
 # .dev/variants (only the files the runner reads, to fit a device call):
 #   - the GPU set of generated variants (test/variants/make_variants.py --set gpu)
-#     at their default (partial-tile) sizes;
+#     at their default (partial-tile) sizes, two of them with chosen register
+#     budgets (tile.registers);
 #   - the bundled assets at full size with the schedules of the earlier runs, to
 #     compare speed with the generators they replace (BASELINE=DIR: bundles the
 #     earlier compiler made, copied beside them as baseline-*).
@@ -39,6 +40,11 @@ if [ "${1:-}" != "--no-assets" ]; then
   asset attn_d128_cp_dot1_s3 "$A/attention_fwd_d128.mlir" "$S/attention_cp_dot1_s3.json"
   asset attn_d128_causal_cp_dot1_s3 "$A/attention_fwd_d128_causal.mlir" "$S/attention_cp_dot1_s3.json"
   asset attn_d64 "$A/attention_fwd_d64.mlir"
+  # The fastest GEMM with its default register budgets (24 / 240) and with
+  # CUTLASS's (40 / 232), chosen in a schedule file (docs/legality.md#registers).
+  echo '{"kernel": "", "registers": [40, 232], "ops": []}' > "$WORK/registers_40_232.json"
+  asset persistent_gemm_grouped "$A/persistent_gemm_grouped.mlir"
+  asset persistent_gemm_grouped_r40_232 "$A/persistent_gemm_grouped.mlir" "$WORK/registers_40_232.json"
   if [ -n "${BASELINE:-}" ]; then
     for b in gemm gemm_128x128 attention_fwd_d128 attention_fwd_d128_cp_dot1_s3 attention_fwd_d64; do
       [ -d "$BASELINE/$b" ] && slim "$BASELINE/$b" "baseline-$b"

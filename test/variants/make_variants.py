@@ -43,12 +43,24 @@ FP8 = ("e4m3", "e5m2")
 GEMM_SCHEDULES = ["ws_ahead2", "ws_ahead1", "one_group"]
 
 
+def registers_attr(registers):
+    """The kernel attribute of chosen register budgets (setmaxnreg), or ""."""
+    if not registers:
+        return ""
+    return f",\n                  tile.registers = array<i64: {', '.join(map(str, registers))}>"
+
+
+def registers_suffix(registers):
+    return "_r" + "_".join(map(str, registers)) if registers else ""
+
+
 def gemm(dtype="bf16", a_major="K", b_major="K", epilogue="none", out="bf16",
-         tile="128x256", schedule="ws_ahead2", bk=None):
+         tile="128x256", schedule="ws_ahead2", bk=None, registers=None):
     bm, bn, wgs = GEMM_TILES[tile]
     t = GEMM_DTYPES[dtype]
     bk = bk or (128 if dtype in FP8 else 64)
-    name = f"gemm_{dtype}_a{a_major}_b{b_major}_{epilogue}_{out}_{tile}_{schedule}"
+    name = (f"gemm_{dtype}_a{a_major}_b{b_major}_{epilogue}_{out}_{tile}_{schedule}"
+            + registers_suffix(registers))
     args, loads = [], []
     if a_major == "K":
         args.append(f"%A: !tile.desc<{bm}x{bk}x{t}> {{tile.shape = affine_map<()[M, N, K] -> (M, K)>}}")
@@ -147,7 +159,7 @@ module {{
       attributes {{tile.kernel,
                   tile.grid = affine_map<()[M, N, K] -> (M ceildiv {bm}, N ceildiv {bn})>,
                   tile.defaults = {{M = 1000 : i64, N = 1048 : i64, K = 528 : i64}},
-                  tile.warpgroups = array<i64: {groups}>}} {{
+                  tile.warpgroups = array<i64: {groups}>{registers_attr(registers)}}} {{
     %c0 = arith.constant 0 : index
     %cbk = arith.constant {bk} : index
     %cbm = arith.constant {bm} : index
@@ -189,11 +201,12 @@ ATTN_MASKS = ["none", "causal", "window", "alibi", "softcap"]
 
 
 def attention(d=128, bn=128, bm=128, wgs=2, dtype="bf16", out=None, mask="none", group=1,
-              lse=False, schedule="default", window=256, cap=30.0):
+              lse=False, schedule="default", window=256, cap=30.0, registers=None):
     out = out or dtype
     t = dtype
     name = (f"attn_d{d}_bn{bn}_bm{bm}w{wgs}_{dtype}_{out}_{mask}"
-            + (f"_gqa{group}" if group > 1 else "") + ("_lse" if lse else "") + f"_{schedule}")
+            + (f"_gqa{group}" if group > 1 else "") + ("_lse" if lse else "") + f"_{schedule}"
+            + registers_suffix(registers))
     sc = ATTN_SCHEDULES[schedule]
     sched = lambda unit: (f'tile.sched = #tile.sched<"{unit}", stage = {sc[unit][0]}, '
                           f'order = {sc[unit][1]}, group = {sc[unit][2]}>')
@@ -345,7 +358,7 @@ module {{
       attributes {{tile.kernel,
                   tile.grid = affine_map<()[B, H, S] -> (S ceildiv {bm}, B * H)>,
                   tile.defaults = {{B = 2 : i64, H = 8 : i64, S = 1000 : i64}},
-                  tile.warpgroups = array<i64: 1, {wgs}>}} {{
+                  tile.warpgroups = array<i64: 1, {wgs}>{registers_attr(registers)}}} {{
     {nl.join(pre)}
     %res:3 = scf.for %j = {lo} to {hi} step %cbn
         iter_args(%acc = %zero_o, %m = %m_init, %l = %l_init) -> ({O}, {R}, {R}) {{
@@ -449,6 +462,15 @@ def main():
         sets = [("gemm", covering(gemm_axes(), gemm_ok, pairs=[("a_major", "b_major"),
                                                                 ("dtype", "epilogue")])),
                 ("attention", covering(attention_axes(), attn_ok, pairs=[("mask", "schedule")]))]
+    # Chosen register budgets (tile.registers; docs/legality.md#registers),
+    # in every set: CUTLASS's producer 40 / consumers 232 on the GEMM (the
+    # budgets fill the block's 384 x 168 registers exactly), and an attention
+    # kernel whose budgets leave 1024 of them unused (32 / 232), which
+    # legality accepts: the GPU run shows whether setmaxnreg agrees.
+    sets.append(("gemm", [{**{k: vals[0] for k, vals in gemm_axes().items()},
+                           "registers": (40, 232)}]))
+    sets.append(("attention", [{**{k: vals[0] for k, vals in attention_axes().items()},
+                                "d": 128, "bn": 128, "schedule": "cp_dot1_s3", "registers": (32, 232)}]))
     index = []
     for kind, variants in sets:
         for v in variants:
