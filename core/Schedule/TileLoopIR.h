@@ -17,8 +17,10 @@
 namespace stagecraft {
 
 /// The tile loop of `pipelined` (a loop of `kernel`); persistent = false
-/// when the pipelined loop is not inside another scf.for.
-TileLoop analyzeTileLoop(mlir::func::FuncOp kernel, mlir::scf::ForOp pipelined);
+/// when the pipelined loop is not inside another scf.for. Evaluated at the
+/// kernel's default sizes, with `sizes` overriding some by name.
+TileLoop analyzeTileLoop(mlir::func::FuncOp kernel, mlir::scf::ForOp pipelined,
+                         const std::vector<std::pair<std::string, int64_t>> &sizes = {});
 
 } // namespace stagecraft
 
