@@ -551,6 +551,14 @@ LogicalResult stagecraft::setTileOrder(func::FuncOp kernel, const TileOrderChoic
   return success();
 }
 
+LogicalResult stagecraft::setTileOrder(func::FuncOp kernel, StringRef spec) {
+  TileOrderChoice choice;
+  std::string error;
+  if (!TileOrderChoice::parse(spec.str(), choice, error))
+    return kernel.emitError() << "tile order: " << error;
+  return setTileOrder(kernel, choice);
+}
+
 LogicalResult stagecraft::checkTileOrder(func::FuncOp kernel, const TileOrderChoice &choice) {
   return success(succeeded(tileorder::plan(kernel, choice)));
 }

@@ -40,6 +40,10 @@ namespace stagecraft {
 /// emitted at the op at fault and the IR is unchanged.
 mlir::LogicalResult setTileOrder(mlir::func::FuncOp kernel, const TileOrderChoice &choice);
 
+/// The same with the order spelled as `stagecraft-compile --tile-order`
+/// takes it ("grouped:8"); a bad spelling is an error at the kernel.
+mlir::LogicalResult setTileOrder(mlir::func::FuncOp kernel, llvm::StringRef spec);
+
 /// Whether setTileOrder would succeed: emits its error when it would not.
 /// Changes nothing.
 mlir::LogicalResult checkTileOrder(mlir::func::FuncOp kernel, const TileOrderChoice &choice);

@@ -105,6 +105,17 @@ std::string TileLoop::orderName() const {
   return "";
 }
 
+std::string TileLoop::orderSpec() const {
+  switch (order) {
+  case TileOrder::None: return "";
+  case TileOrder::RowMajor: return "row-major";
+  case TileOrder::ColumnMajor: return "column-major";
+  case TileOrder::Grouped: return "grouped:" + num(groupSize);
+  case TileOrder::Custom: return "custom";
+  }
+  return "";
+}
+
 std::string TileLoop::orderFormula() const {
   const std::vector<int64_t> &D = tileGrid;
   switch (order) {

@@ -52,6 +52,9 @@ struct TileLoop {
 
   /// "row-major", "grouped (8 tile rows)", "custom (as written)", or "".
   std::string orderName() const;
+  /// "row-major", "column-major", "grouped:8" (as --tile-order spells
+  /// them), "custom", or "" when not persistent.
+  std::string orderSpec() const;
   /// One line for above the board, e.g. "persistent: a grid of 132 programs
   /// over 2048 tiles (64 x 32), each takes t = pid, pid + 132, ...; tile
   /// order row-major (tm = t / 32, tn = t % 32)"; "" when not persistent.

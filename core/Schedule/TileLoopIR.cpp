@@ -146,3 +146,13 @@ TileLoop stagecraft::analyzeTileLoop(func::FuncOp kernel, scf::ForOp pipelined,
       }
   return out;
 }
+
+std::string stagecraft::tileOrderAt(func::FuncOp kernel,
+                                    const std::vector<std::pair<std::string, int64_t>> &sizes) {
+  ScopedDiagnosticHandler silence(kernel.getContext(), [](Diagnostic &) { return success(); });
+  FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel);
+  if (failed(loop))
+    return "";
+  TileLoop tl = analyzeTileLoop(kernel, *loop, sizes);
+  return tl.persistent ? tl.orderSpec() : "";
+}

@@ -22,6 +22,12 @@ namespace stagecraft {
 TileLoop analyzeTileLoop(mlir::func::FuncOp kernel, mlir::scf::ForOp pipelined,
                          const std::vector<std::pair<std::string, int64_t>> &sizes = {});
 
+/// The order a persistent kernel's tile loop walks the tiles in at `sizes`
+/// (TileLoop::orderSpec: "grouped:8", ...); "" when the kernel is not
+/// persistent (or has no pipelined loop).
+std::string tileOrderAt(mlir::func::FuncOp kernel,
+                        const std::vector<std::pair<std::string, int64_t>> &sizes);
+
 } // namespace stagecraft
 
 #endif // STAGECRAFT_CORE_SCHEDULE_TILELOOPIR_H
