@@ -10,6 +10,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <memory>
 
 namespace stagecraft {
@@ -71,11 +73,11 @@ private:
   /// Whether `v` (independent of t) evaluates to want(sample) at every sample.
   bool equalsEverywhere(Value v, llvm::function_ref<int64_t(const Sample &)> want) const;
   PlanOperand constant(int64_t value);
-  PlanOperand tileCount(unsigned dim);
+  FailureOr<PlanOperand> tileCount(unsigned dim);
   FailureOr<PlanOperand> materialize(AffineExpr e, const std::string &name);
   PlanOperand emit(PlanOp::Kind kind, std::vector<PlanOperand> operands, const std::string &name,
                    bool beforeLoop, int coordinate = -1);
-  void planOrder();
+  LogicalResult planOrder();
 
   func::FuncOp kernel;
   TileOrderChoice choice;
@@ -131,7 +133,8 @@ FailureOr<Plan> Planner::run() {
   if (failed(checkUpperBound()) || failed(collectOldOps()))
     return failure();
   collectCandidates();
-  planOrder();
+  if (failed(planOrder()))
+    return failure();
   return std::move(out);
 }
 
@@ -198,7 +201,10 @@ LogicalResult Planner::bindSamples() {
     s.ev = std::make_unique<tile::IndexEvaluator>(kernel, sig, bound->values, bound->grid);
     std::vector<int64_t> global =
         tile::KernelSignature::evaluate(sig.descShapes[descIndex], bound->values);
-    for (size_t d = 0; d < box.size() && d < global.size(); ++d)
+    if (global.size() != box.size())
+      return store.emitError() << "the stored descriptor's tile.shape has " << global.size()
+                               << " dimensions, its box " << box.size();
+    for (size_t d = 0; d < box.size(); ++d)
       s.tileCounts.push_back(ceilDiv(global[d], box[d]));
     samples.push_back(std::move(s));
   }
@@ -427,7 +433,7 @@ FailureOr<PlanOperand> Planner::materialize(AffineExpr e, const std::string &nam
   return emit(kind, {*l, *r}, name, /*beforeLoop=*/true);
 }
 
-PlanOperand Planner::tileCount(unsigned dim) {
+FailureOr<PlanOperand> Planner::tileCount(unsigned dim) {
   if (auto it = counts.find(dim); it != counts.end())
     return it->second;
   PlanOperand r;
@@ -440,21 +446,31 @@ PlanOperand Planner::tileCount(unsigned dim) {
   std::string name = "tiles_d" + std::to_string(dim);
   AffineExpr global = sig.descShapes[descIndex].getResult(dim);
   FailureOr<PlanOperand> g = materialize(global, box[dim] == 1 ? name : name + "_size");
-  // The shape maps were checked when the signature was read: only
-  // constants, sizes and + * floordiv ceildiv mod appear in them.
-  assert(succeeded(g) && "a tile.shape map with dimensions");
+  if (failed(g))
+  {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    global.print(os);
+    return store.emitError() << "no value of the IR is the number of tiles along dimension "
+                             << dim << " of this store, and the descriptor's tile.shape ("
+                             << text << ") cannot be computed with index arithmetic";
+  }
   r = box[dim] == 1 ? *g
                     : emit(PlanOp::CeilDivUI, {*g, constant(box[dim])}, name, /*beforeLoop=*/true);
   return counts[dim] = r;
 }
 
-void Planner::planOrder() {
+LogicalResult Planner::planOrder() {
   size_t n = out.oldCoords.size();
   PlanOperand tArg;
   tArg.existing = t;
   std::vector<PlanOperand> tiles;
-  for (unsigned d : coordDims)
-    tiles.push_back(tileCount(d));
+  for (unsigned d : coordDims) {
+    FailureOr<PlanOperand> c = tileCount(d);
+    if (failed(c))
+      return failure();
+    tiles.push_back(*c);
+  }
   auto coordName = [&](size_t k) { return "tile_" + std::to_string(k); };
   TileOrder order = choice.order;
   if (order == TileOrder::Grouped && choice.groupSize == 1)
@@ -470,7 +486,7 @@ void Planner::planOrder() {
     PlanOperand dm = emit(PlanOp::RemUI, {within, rows}, "row_in_group", false);
     emit(PlanOp::AddI, {first, dm}, coordName(0), false, 0);
     emit(PlanOp::DivUI, {within, rows}, coordName(1), false, 1);
-    return;
+    return success();
   }
   // Mixed radix: the fastest dimension is t modulo its count, and so on.
   bool rowMajor = order == TileOrder::RowMajor;
@@ -482,6 +498,7 @@ void Planner::planOrder() {
                                            coordName(rowMajor ? 0 : n - 1),
              false, step + 2 < n ? -1 : static_cast<int>(rowMajor ? 0 : n - 1));
   }
+  return success();
 }
 
 } // namespace
