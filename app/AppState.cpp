@@ -4,6 +4,7 @@
 #include "app/TraceMatch.h"
 
 #include "passes/Driver/Export.h"
+#include "passes/TileOrderText.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -165,6 +166,9 @@ bool AppState::openText(const std::string &text, const std::string &path,
   costs_ = std::move(loaded.costs);
   hasCosts_ = loaded.hasCosts;
   tileLoop_ = std::move(loaded.tileLoop);
+  tileOrderRefusals_ = std::move(loaded.tileOrderRefusals);
+  irRevisions_ = {text};
+  shownRevision_ = 0;
   hasIr_ = true;
   irPath_ = path;
   irText_ = text;
@@ -250,6 +254,7 @@ bool AppState::saveIr(const std::string &path) {
   }
   // The saved file is now the session's IR: its schedule is the board's.
   irText_ = out;
+  irRevisions_[shownRevision_] = out;
   irPath_ = abs;
   addRecent(abs);
   dirty_ = true;
@@ -307,8 +312,7 @@ bool AppState::exportKernel(const std::string &dir) {
   std::string json = editor_.schedule().toJson();
   const RunRecord *variant = nullptr;
   for (const RunRecord &r : runs_)
-    if (r.irPath == irPath_ && r.scheduleJson == json && !r.bundleDir.empty() &&
-        r.state != RunState::CompileFailed)
+    if (isCurrent(r, json) && !r.bundleDir.empty() && r.state != RunState::CompileFailed)
       variant = &r;
   if (!variant) {
     setStatus(StatusLevel::Error,
@@ -487,6 +491,7 @@ bool AppState::undo() {
     setStatus(StatusLevel::Info, "nothing to undo");
     return false;
   }
+  syncIrRevision();
   afterScheduleChange("undone");
   return true;
 }
@@ -496,6 +501,7 @@ bool AppState::redo() {
     setStatus(StatusLevel::Info, "nothing to redo");
     return false;
   }
+  syncIrRevision();
   afterScheduleChange("redone");
   return true;
 }
@@ -510,6 +516,14 @@ bool AppState::restoreRun(uint64_t runId) {
     setStatus(StatusLevel::Error, llvm::toString(s.takeError()));
     return false;
   }
+  // Its tile order too, when the IR's is another: the variant was that IR.
+  std::string order = r->tileOrder;
+  if (!order.empty() && order != tileOrderSpec() && order != "custom") {
+    TileOrderChoice choice;
+    std::string error;
+    if (!TileOrderChoice::parse(order, choice, error) || !setTileOrder(choice))
+      return false;
+  }
   std::string problem = editor_.replace(*s);
   if (!problem.empty()) {
     setStatus(StatusLevel::Error, problem);
@@ -518,6 +532,75 @@ bool AppState::restoreRun(uint64_t runId) {
   afterScheduleChange("restored the schedule of variant #" +
                       std::to_string(runId));
   return true;
+}
+
+std::string AppState::tileOrderRefusal(TileOrder order) const {
+  auto it = tileOrderRefusals_.find(order);
+  return it == tileOrderRefusals_.end() ? "" : it->second;
+}
+
+bool AppState::setTileOrder(const TileOrderChoice &choice) {
+  if (!hasIr_)
+    return false;
+  if (!tileLoop_.persistent) {
+    setStatus(StatusLevel::Error, "refused: " + kernel_ +
+                                      " is not a persistent kernel: it has no tile loop whose "
+                                      "order could be set");
+    return false;
+  }
+  if (choice.spec() == tileOrderSpec())
+    return true; // already so
+  std::string name = irPath_.empty() ? "<untitled>" : irPath_;
+  TileOrderTextResult r = setTileOrderInText(irText_, name, choice, kernel_);
+  if (!r.ok) {
+    setStatus(StatusLevel::Error,
+              "refused: the tile order cannot be set to " + choice.spec() + ": " +
+                  (r.diagnostics.empty() ? std::string("the rewrite failed") : r.diagnostics[0]));
+    return false;
+  }
+  uint64_t rev = irRevisions_.size();
+  irRevisions_.push_back(r.text);
+  if (!showIr(r.text, rev)) {
+    irRevisions_.pop_back();
+    return false;
+  }
+  editor_.commitIrRevision(rev);
+  std::string what = "tile order " + tileLoop_.orderName() + ": the tile loop's index "
+                     "arithmetic in the IR is rewritten";
+  if (r.reprinted)
+    what += " (the IR was printed anew: its comments and layout are gone)";
+  afterScheduleChange(what);
+  return true;
+}
+
+bool AppState::showIr(const std::string &text, uint64_t rev) {
+  std::string name = irPath_.empty() ? "<untitled>" : irPath_;
+  LoadedIr loaded = loadLoopIr(text, name);
+  if (!loaded.ok || !editor_.setGraph(std::move(loaded.graph))) {
+    setStatus(StatusLevel::Error,
+              "the rewritten IR does not load: " +
+                  (loaded.diagnostics.empty() ? std::string("its loop's units changed")
+                                              : loaded.diagnostics.front()));
+    return false;
+  }
+  irText_ = text;
+  costs_ = std::move(loaded.costs);
+  hasCosts_ = loaded.hasCosts;
+  tileLoop_ = std::move(loaded.tileLoop);
+  tileOrderRefusals_ = std::move(loaded.tileOrderRefusals);
+  shownRevision_ = rev;
+  return true;
+}
+
+bool AppState::syncIrRevision() {
+  uint64_t rev = editor_.irRevision();
+  if (rev == shownRevision_ || rev >= irRevisions_.size())
+    return true;
+  return showIr(irRevisions_[rev], rev);
+}
+
+bool AppState::isCurrent(const RunRecord &r, const std::string &scheduleJson) const {
+  return r.irPath == irPath_ && r.scheduleJson == scheduleJson && r.tileOrder == tileOrderSpec();
 }
 
 // --- Compiles --------------------------------------------------------------
@@ -565,7 +648,7 @@ const RunRecord *AppState::tracedRun() const {
   const RunRecord *best = nullptr;
   std::string json = hasIr_ ? editor_.schedule().toJson() : "";
   for (const RunRecord &r : runs_)
-    if (r.irPath == irPath_ && r.scheduleJson == json && traces_.count(r.id))
+    if (isCurrent(r, json) && traces_.count(r.id))
       best = &r;
   return best;
 }
@@ -609,7 +692,7 @@ bool AppState::openMeasuredTrace(const std::string &path) {
   for (const std::string &n : file.notes)
     notes += "; " + n;
   loaded_ = LoadedTrace{abs, std::move(file), irPath_, editor_.schedule().toJson(),
-                        ++traceArrivals_};
+                        tileOrderSpec(), ++traceArrivals_};
   // A selected run's trace would hide it.
   selectedRun_ = 0;
   if (notes.empty())
@@ -624,7 +707,8 @@ TraceView AppState::shownTrace() const {
   const RunRecord *run = tracedRun();
   bool selected = run && run->id == selectedRun_;
   bool fileCurrent = loaded_ && hasIr_ && loaded_->irPath == irPath_ &&
-                     loaded_->scheduleJson == editor_.schedule().toJson();
+                     loaded_->scheduleJson == editor_.schedule().toJson() &&
+                     loaded_->tileOrder == tileOrderSpec();
   auto arrival = [&](uint64_t id) {
     auto it = traceArrival_.find(id);
     return it == traceArrival_.end() ? 0 : it->second;
@@ -664,6 +748,7 @@ void AppState::recompile() {
                              config_.runnerOptions.trace;
   req.scheduleOnly = !config_.fullCompile;
   compileScheduleJson_ = req.options.scheduleJson;
+  compileTileOrder_ = tileOrderSpec();
   // The bundle directory is claimed by the variant only if it compiles;
   // name it by job so superseded jobs never clash with a variant's.
   req.bundleDir = sessionDir_ + "/job-" + std::to_string(jobs_.newest() + 1);
@@ -727,7 +812,8 @@ void AppState::recordVariant(const CompileView &view) {
   // (undo back to it) updates its record instead of adding a twin.
   RunRecord *rec = nullptr;
   for (RunRecord &x : runs_)
-    if (x.irPath == irPath_ && x.scheduleJson == compileScheduleJson_ && x.target == target_)
+    if (x.irPath == irPath_ && x.scheduleJson == compileScheduleJson_ &&
+        x.tileOrder == compileTileOrder_ && x.target == target_)
       rec = &x;
   bool isNew = !rec;
   if (isNew) {
@@ -736,6 +822,7 @@ void AppState::recordVariant(const CompileView &view) {
     rec->id = nextVariant_++;
     rec->irPath = irPath_;
     rec->scheduleJson = compileScheduleJson_;
+    rec->tileOrder = compileTileOrder_;
     rec->target = target_;
   }
   const ScheduleReport &rep = editor_.report();
@@ -834,8 +921,7 @@ void AppState::runCurrent() {
   }
   std::string json = editor_.schedule().toJson();
   for (const RunRecord &r : runs_)
-    if (r.irPath == irPath_ && r.scheduleJson == json &&
-        r.state != RunState::CompileFailed && !r.bundleDir.empty()) {
+    if (isCurrent(r, json) && r.state != RunState::CompileFailed && !r.bundleDir.empty()) {
       runVariant(r.id);
       return;
     }

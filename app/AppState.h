@@ -56,7 +56,7 @@ struct LoadedTrace {
   std::string path; // absolute
   MeasuredTraceFile file;
   /// What it was checked against: it is shown while these are current.
-  std::string irPath, scheduleJson;
+  std::string irPath, scheduleJson, tileOrder;
   uint64_t arrival = 0; // among every trace of the session (TraceView::key)
 };
 
@@ -139,8 +139,15 @@ public:
   }
   const std::vector<std::string> &recentFiles() const { return recent_; }
   const ScheduleEditor &editor() const { return editor_; }
-  /// The open kernel's tile loop (persistent kernels), read when it opened.
+  /// The open kernel's tile loop (persistent kernels), as the current IR
+  /// walks the tiles.
   const TileLoop &tileLoop() const { return tileLoop_; }
+  /// The tile order of the current IR as a variant records it ("grouped:8";
+  /// "" when the kernel is not persistent).
+  std::string tileOrderSpec() const { return tileLoop_.persistent ? tileLoop_.orderSpec() : ""; }
+  /// Why the tile loop cannot take `order` ("" when it can, or when the
+  /// kernel is not persistent).
+  std::string tileOrderRefusal(TileOrder order) const;
 
   // --- Schedule edits (each recompiles and autosaves).
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
@@ -149,6 +156,11 @@ public:
   /// The register budget of schedule group `group` (setmaxnreg; 0: the
   /// default share). Applied even when illegal: the board shows why.
   MoveOutcome setRegisters(int64_t group, int64_t budget);
+  /// Rewrites the IR's tile loop to `choice` (tile-set-tile-order, keeping
+  /// the file's comments): an undo step that recompiles. False, with the
+  /// reason in the status line, when the kernel is not persistent or its
+  /// tile loop cannot take the order.
+  bool setTileOrder(const TileOrderChoice &choice);
   bool undo();
   bool redo();
   /// Makes a run's schedule the current one (an undo step).
@@ -246,6 +258,13 @@ public:
 
 private:
   void afterScheduleChange(const std::string &what);
+  /// Makes the IR text, its graph and tile loop those of the editor's IR
+  /// revision (after an undo or redo across a tile-order change).
+  bool syncIrRevision();
+  /// The IR at `text` becomes revision `rev`'s: graph, tile loop, costs.
+  bool showIr(const std::string &text, uint64_t rev);
+  /// Whether a run is of the current IR (its tile order) and `scheduleJson`.
+  bool isCurrent(const RunRecord &r, const std::string &scheduleJson) const;
   void updatePrediction();
   void applyCompileOutcome(CompileOutcome outcome);
   void recordVariant(const CompileView &view);
@@ -267,6 +286,10 @@ private:
   timeline::HopperModel model_;
   timeline::KernelCosts costs_;
   TileLoop tileLoop_;
+  std::map<TileOrder, std::string> tileOrderRefusals_;
+  /// The IR text of each revision (ScheduleEditor::irRevision); the shown one.
+  std::vector<std::string> irRevisions_;
+  uint64_t shownRevision_ = 0;
   bool hasCosts_ = false;
   timeline::Prediction prediction_;
   uint64_t predictionVersion_ = 0;
@@ -280,6 +303,7 @@ private:
   CompileView compile_;
   std::string target_ = "sm_90a";
   std::string compileScheduleJson_; // the schedule the newest job compiles
+  std::string compileTileOrder_;    // and the tile order of its IR
   bool runWhenCompiled_ = false;    // Ctrl+R before the compile finished
 
   RunnerClient runner_;

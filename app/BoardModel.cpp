@@ -251,7 +251,7 @@ BoardModel stagecraft::app::buildBoardModel(const ScheduleEditor &ed, const Tile
          "arithmetic";
     if (!tiles.storeLocation.empty())
       t += " (the coordinates of the store at " + tiles.storeLocation + ")";
-    t += ": it is read-only here; edit the IR to change it.";
+    t += "; the tile-order control above sets it (rewriting the IR's arithmetic).";
     if (!tiles.firstT.empty()) {
       t += "\nProgram 0's first tiles: ";
       for (size_t k = 0; k < tiles.firstT.size(); ++k)

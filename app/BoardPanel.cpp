@@ -177,6 +177,82 @@ void stagecraft::app::drawConsumersControl(AppState &app) {
   }
 }
 
+void stagecraft::app::drawTileOrderControl(AppState &app, BoardUi &ui) {
+  ui.tileOrderItems.clear();
+  ui.tileOrderCombo = ui.tileOrderGroupField = {};
+  const TileLoop &tiles = app.tileLoop();
+  if (!app.hasIr() || !tiles.persistent)
+    return;
+  struct Entry {
+    const char *label;
+    TileOrder order;
+    const char *what;
+  };
+  static const Entry kEntries[] = {
+      {"row-major", TileOrder::RowMajor, "the last tile coordinate fastest: along a row of tiles"},
+      {"column-major", TileOrder::ColumnMajor,
+       "the first tile coordinate fastest: down a column of tiles"},
+      {"grouped", TileOrder::Grouped,
+       "Triton's grouped order: down a group of G tile rows, then right, so the programs "
+       "running at one time share rows of A and columns of B in L2"}};
+  if (tiles.order == TileOrder::Grouped)
+    ui.groupSize = static_cast<int>(tiles.groupSize);
+  std::string preview = tiles.orderName().empty() ? "?" : tiles.orderName();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+  bool open = ImGui::BeginCombo("tile order", preview.c_str());
+  ui.tileOrderCombo = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  if (!open && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+    ImGui::TextUnformatted("The order in which the tile loop hands the programs their output "
+                           "tiles (t = pid, pid + programs, ...). Choosing one rewrites the "
+                           "IR's tile loop (tile-set-tile-order): an undo step that recompiles.");
+    for (const Entry &e : kEntries)
+      if (std::string no = app.tileOrderRefusal(e.order); !no.empty())
+        ImGui::TextColored(toVec4(colors::bad), "%s is refused here: %s", e.label, no.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  if (open) {
+    for (const Entry &e : kEntries) {
+      std::string no = app.tileOrderRefusal(e.order);
+      bool current = tiles.order == e.order;
+      if (ImGui::Selectable(e.label, current,
+                            no.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
+        TileOrderChoice c;
+        c.order = e.order;
+        c.groupSize = e.order == TileOrder::Grouped ? std::max(1, ui.groupSize) : 0;
+        app.setTileOrder(c);
+      }
+      ui.tileOrderItems[e.label] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(e.what);
+        if (!no.empty())
+          ImGui::TextColored(toVec4(colors::bad), "refused here: %s", no.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (tiles.order == TileOrder::Grouped) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    int g = ui.groupSize;
+    if (ImGui::InputInt("G (tile rows per group)", &g, 1, 4,
+                        ImGuiInputTextFlags_EnterReturnsTrue)) {
+      TileOrderChoice c;
+      c.order = TileOrder::Grouped;
+      c.groupSize = std::max(1, g);
+      ui.groupSize = static_cast<int>(c.groupSize);
+      app.setTileOrder(c);
+    }
+    ui.tileOrderGroupField = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  }
+}
+
 void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   if (!app.hasIr()) {
     ImGui::TextDisabled("Open a loop IR file (File > Open, Ctrl+O).");
@@ -190,6 +266,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   const Fonts &f = fonts();
 
   drawConsumersControl(app);
+  drawTileOrderControl(app, ui);
   ui.model = buildBoardModel(ed, app.tileLoop());
   const BoardModel &model = ui.model;
   if (!model.tileLoopLine.empty()) {

@@ -11,9 +11,11 @@
 //
 // Above the board: the consumer arrangement (each option's tooltip says why
 // it is refused here, when it is) and, for a persistent kernel, the tile
-// loop and its order as the IR writes them (read-only). A row label's
-// tooltip explains its register budget (setmaxnreg) and the rules it breaks;
-// a right-click on it chooses the budget (RegisterBudgetPopup.h).
+// order (row-major, column-major, grouped with G tile rows: choosing one
+// rewrites the IR's tile loop, an undo step) and the tile loop as the IR
+// now walks it. A row label's tooltip explains its register budget
+// (setmaxnreg) and the rules it breaks; a right-click on it chooses the
+// budget (RegisterBudgetPopup.h).
 //
 // Extra drop targets: a column left of stage 0 ("new stage 0": the others
 // shift one stage later, since only stage differences matter), a column right
@@ -76,6 +78,13 @@ struct BoardUi {
   RegisterBudgetUi budget;
   /// The rows and lines of the last drawn frame.
   BoardModel model;
+  /// The tile-order combo and, while its list is open, its entries by label
+  /// ("row-major", "column-major", "grouped"), and the G field.
+  std::pair<ImVec2, ImVec2> tileOrderCombo;
+  std::map<std::string, std::pair<ImVec2, ImVec2>> tileOrderItems;
+  std::pair<ImVec2, ImVec2> tileOrderGroupField;
+  /// G for "grouped" when the IR's order is another.
+  int groupSize = 8;
   const BoardCell *cellAt(ImVec2 p) const;
   /// The cell of (stage, group); `consumer` picks a sub-row (-1: the first).
   const BoardCell *findCell(int64_t stage, int64_t group, int consumer = -1) const;
@@ -87,6 +96,8 @@ struct BoardUi {
 void drawBoardPanel(AppState &app, BoardUi &ui);
 /// The consumer arrangement above the board: cooperative or ping-pong.
 void drawConsumersControl(AppState &app);
+/// A persistent kernel's tile order above the board (nothing otherwise).
+void drawTileOrderControl(AppState &app, BoardUi &ui);
 
 } // namespace stagecraft::app
 

@@ -60,6 +60,7 @@ json::Value stagecraft::app::runToJson(const RunRecord &r) {
       {"id", static_cast<int64_t>(r.id)},
       {"ir_path", r.irPath},
       {"schedule", r.scheduleJson},
+      {"tile_order", r.tileOrder},
       {"target", r.target},
       {"steady_state", r.steadyState},
       {"stages", r.stages},
@@ -95,6 +96,7 @@ bool stagecraft::app::runFromJson(const json::Value &v, RunRecord &r) {
   r.id = *id;
   r.irPath = str("ir_path");
   r.scheduleJson = str("schedule");
+  r.tileOrder = str("tile_order");
   if (std::optional<llvm::StringRef> t = o->getString("target"))
     r.target = t->str();
   r.steadyState = str("steady_state");

@@ -31,6 +31,10 @@ struct RunRecord {
   uint64_t id = 0;       // variant number within the session, from 1
   std::string irPath;    // the IR it belongs to
   std::string scheduleJson;
+  /// A persistent kernel's tile order when it was compiled ("grouped:8",
+  /// TileLoop::orderSpec; the board's tile-order control changes the IR's):
+  /// a variant is a schedule of the IR in one tile order. "" otherwise.
+  std::string tileOrder;
   /// The GPU it was compiled for ("sm_90a"; "sm_100a" is compile-only: no
   /// Blackwell runner here).
   std::string target = "sm_90a";

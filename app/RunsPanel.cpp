@@ -155,8 +155,9 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
-        ImGui::Text("variant #%llu: click to restore its schedule",
-                    static_cast<unsigned long long>(r.id));
+        ImGui::Text("variant #%llu: click to restore its schedule%s",
+                    static_cast<unsigned long long>(r.id),
+                    r.tileOrder.empty() ? "" : " and tile order");
         if (!r.error.empty())
           ImGui::TextColored(toVec4(colors::bad), "%s", r.error.c_str());
         if (r.medianUs)
@@ -178,6 +179,10 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
       }
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(r.steadyState.c_str());
+      if (!r.tileOrder.empty()) { // a persistent kernel: variants differ in it too
+        ImGui::SameLine();
+        ImGui::TextDisabled("tiles %s", r.tileOrder.c_str());
+      }
       ImGui::TableSetColumnIndex(2);
       ImGui::Text("%lld", static_cast<long long>(r.stages));
       ImGui::TableSetColumnIndex(3);

@@ -164,10 +164,27 @@ std::string ScheduleEditor::explain(const std::string &unit,
 }
 
 void ScheduleEditor::commit(Schedule next) {
-  undo_.push_back(schedule_);
+  undo_.push_back({schedule_, irRevision_});
   redo_.clear();
   schedule_ = std::move(next);
   recheck();
+}
+
+void ScheduleEditor::commitIrRevision(uint64_t rev) {
+  undo_.push_back({schedule_, irRevision_});
+  redo_.clear();
+  irRevision_ = rev;
+}
+
+bool ScheduleEditor::setGraph(LoopGraph graph) {
+  if (graph.units.size() != graph_.units.size())
+    return false;
+  for (size_t u = 0; u < graph.units.size(); ++u)
+    if (graph.units[u].name != graph_.units[u].name)
+      return false;
+  graph_ = std::move(graph);
+  recheck();
+  return true;
 }
 
 MoveOutcome ScheduleEditor::move(const std::string &unit,
@@ -313,8 +330,9 @@ std::string ScheduleEditor::replace(const Schedule &schedule) {
 bool ScheduleEditor::undo() {
   if (undo_.empty())
     return false;
-  redo_.push_back(std::move(schedule_));
-  schedule_ = std::move(undo_.back());
+  redo_.push_back({std::move(schedule_), irRevision_});
+  schedule_ = std::move(undo_.back().schedule);
+  irRevision_ = undo_.back().irRevision;
   undo_.pop_back();
   recheck();
   return true;
@@ -323,8 +341,9 @@ bool ScheduleEditor::undo() {
 bool ScheduleEditor::redo() {
   if (redo_.empty())
     return false;
-  undo_.push_back(std::move(schedule_));
-  schedule_ = std::move(redo_.back());
+  undo_.push_back({std::move(schedule_), irRevision_});
+  schedule_ = std::move(redo_.back().schedule);
+  irRevision_ = redo_.back().irRevision;
   redo_.pop_back();
   recheck();
   return true;

@@ -4,6 +4,10 @@
 // schedule, and undo/redo stacks of whole schedules (they are a few dozen
 // entries; snapshots are simpler and safer than inverse operations).
 //
+// An undo step may also change the IR itself (the tile order): the history
+// records, with each schedule, the revision of the IR it belongs to (a
+// number the app maps to its text), so one undo stack covers both.
+//
 // A move names a board cell and a position in it, the way a user drops a
 // card: "put loadK in stage 2, warp group 0, just before loadV". Orders are
 // loop-wide (the steady-state body), so a move renumbers every unit's order
@@ -90,6 +94,15 @@ public:
   /// step. Units the graph lacks are an error, returned in words.
   std::string replace(const Schedule &schedule);
 
+  /// The revision of the IR the current state belongs to (0 at the start).
+  uint64_t irRevision() const { return irRevision_; }
+  /// A change of the IR to revision `rev`, the schedule kept: an undo step.
+  void commitIrRevision(uint64_t rev);
+  /// The loop graph of the IR at the current revision (its units are the
+  /// same as before, their locations may differ). The schedule and the
+  /// history stay. Returns false, changing nothing, when the units differ.
+  bool setGraph(LoopGraph graph);
+
   bool canUndo() const { return !undo_.empty(); }
   bool canRedo() const { return !redo_.empty(); }
   bool undo();
@@ -102,14 +115,19 @@ public:
   int64_t numGroups() const;  // max group + 1, and at least the IR's groups
 
 private:
+  struct State {
+    Schedule schedule;
+    uint64_t irRevision = 0;
+  };
   void commit(Schedule next);
   Schedule scheduleWithBudget(int64_t group, int64_t budget) const;
   void recheck();
 
   LoopGraph graph_;
   Schedule schedule_;
+  uint64_t irRevision_ = 0;
   ScheduleReport report_;
-  std::vector<Schedule> undo_, redo_;
+  std::vector<State> undo_, redo_;
 };
 
 /// `schedule` with every unit of `graph` present (effective schedules),

@@ -13,6 +13,7 @@
 #include "core/Schedule/TileLoopIR.h"
 #include "core/Support/InputCheck.h"
 #include "core/Timeline/UnitCosts.h"
+#include "passes/TileOrder.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -93,6 +94,24 @@ LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
       FailureOr<scf::ForOp> loop = findPipelinedLoop(p.kernel);
       if (succeeded(loop))
         out.tileLoop = analyzeTileLoop(p.kernel, *loop);
+      if (out.tileLoop.persistent) {
+        // Which orders the board's tile-order control may offer (the
+        // rewrite's checks only; nothing is changed).
+        TileOrderChoice grouped;
+        grouped.order = TileOrder::Grouped;
+        grouped.groupSize = 8;
+        for (TileOrderChoice c : {TileOrderChoice(), TileOrderChoice{TileOrder::ColumnMajor, 0},
+                                  grouped}) {
+          std::string why;
+          ScopedDiagnosticHandler capture(p.ctx.get(), [&](Diagnostic &d) {
+            if (why.empty())
+              why = formatDiagnostic(d);
+            return success();
+          });
+          if (failed(checkTileOrder(p.kernel, c)))
+            out.tileOrderRefusals[c.order] = why.empty() ? "the tile loop cannot take it" : why;
+        }
+      }
     }
   }
   out.diagnostics = std::move(p.diagnostics);

@@ -13,6 +13,7 @@
 #include "core/Schedule/TileLoop.h"
 #include "core/Timeline/KernelCosts.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct LoadedIr {
   /// The tile loop around the pipelined loop (persistent kernels), as the
   /// IR's index arithmetic walks the tiles.
   TileLoop tileLoop;
+  /// Persistent kernels: why the tile loop cannot take an order (row-major,
+  /// column-major, grouped), by order; absent when it can.
+  std::map<TileOrder, std::string> tileOrderRefusals;
   /// "file:line:col: error: ..." lines when !ok (and any warnings).
   std::vector<std::string> diagnostics;
 };

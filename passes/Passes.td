@@ -64,6 +64,33 @@ def TileExportSchedule : Pass<"tile-export-schedule", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileSetTileOrder : Pass<"tile-set-tile-order", "::mlir::ModuleOp"> {
+  let summary = "Set the order in which a persistent kernel's tile loop walks the tiles";
+  let description = [{
+    Rewrites the index arithmetic that maps the tile loop's index t to tile
+    coordinates (the values the tile loop's store indexes with) to the
+    chosen order: row-major (the last coordinate fastest), column-major (the
+    first fastest) or grouped (Triton's grouped order: down a group of
+    `group` tile rows, then right; the last group may have fewer rows;
+    group=1 is row-major). Tile counts are the IR's own values where one
+    equals ceil(size / tile size), else new ceil-divs of the stored
+    descriptor's shape; the old arithmetic is removed. A kernel without a
+    tile loop, a tile loop whose coordinates cannot be identified, grouped
+    over other than two tile dimensions, or a tile index that reaches
+    anything but the coordinates is refused with an error at the op
+    (passes/TileOrder.h, docs/compiler.md).
+  }];
+  let options = [
+    Option<"order", "order", "std::string", /*default=*/"",
+           "row-major, column-major or grouped">,
+    Option<"group", "group", "int64_t", /*default=*/"0",
+           "Tile rows per group (grouped; >= 1)">,
+    Option<"kernel", "kernel", "std::string", /*default=*/"",
+           "Kernel to rewrite (default: the only kernel)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower scheduled tile kernels to the LLVM and NVVM dialects for sm_90a";
   let description = [{

@@ -28,6 +28,16 @@ bundle d128 "$A/attention_fwd_d128.mlir"
 bundle d128-cp "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 bundle d128c-cp "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 bundle d64 "$A/attention_fwd_d64.mlir" --size H=32
+# Both computation-pipelining forms against the default, at both head dims.
+bundle d128-cp0 "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot0_s2.json"
+bundle d64-cp0 "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_dot0_s2.json"
+bundle d64-cp "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_dot1_s3.json"
+# GEMMs whose epilogue is a large share (the staging writes: stmatrix).
+[ -n "${NO_GEMM:-}" ] || {
+  bundle gemm-pgrouped-4096 "$A/persistent_gemm_grouped.mlir" --size M=4096 --size N=4096 --size K=4096
+  bundle gemm-pingpong-4096 "$A/persistent_gemm_pingpong.mlir" --size M=4096 --size N=4096 --size K=4096
+  bundle gemm-4096 "$A/gemm.mlir" --size M=4096 --size N=4096 --size K=4096
+}
 # The fastest shapes (bench/results/attention-tiles-h100-2026-11-23), generated as a user writes them.
 T=$WORK/tiles
 python3 "$ROOT/bench/attention/tiles.py" compile --out "$T" --sets near,d64w3 \

@@ -4,6 +4,10 @@
 #   - the GPU set of generated variants (test/variants/make_variants.py --set gpu)
 #     at their default (partial-tile) sizes, two of them with chosen register
 #     budgets (tile.registers);
+#   - persistent assets in other tile orders (stagecraft-compile --tile-order),
+#     at full size and at sizes whose last group of tile rows is partial:
+#     each checked against its IR reference and, for the GEMMs, cuBLAS (a tile
+#     order that dropped or repeated tiles fails the peer check);
 #   - the bundled assets at full size with the schedules of the earlier runs, to
 #     compare speed with the generators they replace (BASELINE=DIR: bundles the
 #     earlier compiler made, copied beside them as baseline-*).
@@ -28,8 +32,24 @@ for f in "$WORK"/ir/*.mlir; do
   "$COMPILE" "$f" -o "$WORK/b/$n" -q
   slim "$WORK/b/$n" "$n"
 done
+A=$ROOT/assets S=$A/schedules
+# Tile orders: name mlir compile-options...
+tileorder() {
+  local name=$1 mlir=$2
+  shift 2
+  "$COMPILE" "$mlir" "$@" -o "$WORK/t/$name" -q
+  slim "$WORK/t/$name" "tileorder-$name"
+}
+tileorder pgemm_colmajor "$A/persistent_gemm.mlir" --tile-order column-major
+tileorder pgemm_grouped4 "$A/persistent_gemm.mlir" --tile-order grouped:4
+# 63 tile rows (the last partial) in groups of 4 (the last of 3), 17 tile columns.
+tileorder pgemm_grouped4_partial "$A/persistent_gemm.mlir" --tile-order grouped:4 --size M=8000 --size N=4296
+tileorder pgemm_pingpong_grouped8 "$A/persistent_gemm_pingpong.mlir" --tile-order grouped:8
+# 63 tile rows in groups of 8 (the last of 7), 34 tile columns (the last partial).
+tileorder pgemm_pingpong_grouped8_partial "$A/persistent_gemm_pingpong.mlir" --tile-order grouped:8 --size M=8000 --size N=4296
+tileorder pgemm_pingpong_colmajor "$A/persistent_gemm_pingpong.mlir" --tile-order column-major
+tileorder pattn_colmajor "$A/persistent_attention_fwd_d128.mlir" --tile-order column-major
 if [ "${1:-}" != "--no-assets" ]; then
-  A=$ROOT/assets S=$A/schedules
   asset() { # name mlir [schedule]
     "$COMPILE" "$2" ${3:+--schedule "$3"} -o "$WORK/a/$1" -q
     slim "$WORK/a/$1" "asset-$1"

@@ -105,6 +105,17 @@ std::string TileLoop::orderName() const {
   return "";
 }
 
+std::string TileLoop::orderSpec() const {
+  switch (order) {
+  case TileOrder::None: return "";
+  case TileOrder::RowMajor: return "row-major";
+  case TileOrder::ColumnMajor: return "column-major";
+  case TileOrder::Grouped: return "grouped:" + num(groupSize);
+  case TileOrder::Custom: return "custom";
+  }
+  return "";
+}
+
 std::string TileLoop::orderFormula() const {
   const std::vector<int64_t> &D = tileGrid;
   switch (order) {
@@ -157,4 +168,65 @@ std::string TileLoop::summary() const {
       s += ": " + f;
   }
   return s;
+}
+
+bool TileOrderChoice::fromOptions(const std::string &order, int64_t group, TileOrderChoice &out,
+                                  std::string &error) {
+  out = TileOrderChoice();
+  if (order == "row-major" || order == "column-major") {
+    out.order = order == "row-major" ? TileOrder::RowMajor : TileOrder::ColumnMajor;
+    return true;
+  }
+  if (order == "grouped") {
+    if (group < 1) {
+      error = "a grouped tile order needs a group size G >= 1 (tile rows per group), got " +
+              num(group);
+      return false;
+    }
+    out.order = TileOrder::Grouped;
+    out.groupSize = group;
+    return true;
+  }
+  if (order.empty()) {
+    error = "no tile order given (row-major, column-major or grouped with its group size)";
+    return false;
+  }
+  error = "unknown tile order \"" + order + "\" (known: row-major, column-major, grouped)";
+  return false;
+}
+
+bool TileOrderChoice::parse(const std::string &spec, TileOrderChoice &out, std::string &error) {
+  size_t sep = spec.find_first_of(":=");
+  std::string order = spec.substr(0, sep);
+  if (order != "grouped") {
+    if (sep != std::string::npos) {
+      error = "tile order \"" + spec + "\": only grouped takes a group size (grouped:G)";
+      return false;
+    }
+    return fromOptions(order, 0, out, error);
+  }
+  if (sep == std::string::npos) {
+    error = "tile order \"grouped\" needs its group size: grouped:G, e.g. grouped:8";
+    return false;
+  }
+  std::string g = spec.substr(sep + 1);
+  int64_t group = 0;
+  bool digits = !g.empty() && g.size() <= 9 &&
+                g.find_first_not_of("0123456789") == std::string::npos;
+  if (digits)
+    group = std::stoll(g);
+  if (!digits) {
+    error = "tile order \"" + spec + "\": the group size must be a whole number >= 1";
+    return false;
+  }
+  return fromOptions(order, group, out, error);
+}
+
+std::string TileOrderChoice::spec() const {
+  switch (order) {
+  case TileOrder::RowMajor: return "row-major";
+  case TileOrder::ColumnMajor: return "column-major";
+  case TileOrder::Grouped: return "grouped:" + num(groupSize);
+  default: return "";
+  }
 }

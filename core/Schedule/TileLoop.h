@@ -52,6 +52,9 @@ struct TileLoop {
 
   /// "row-major", "grouped (8 tile rows)", "custom (as written)", or "".
   std::string orderName() const;
+  /// "row-major", "column-major", "grouped:8" (as --tile-order spells
+  /// them), "custom", or "" when not persistent.
+  std::string orderSpec() const;
   /// One line for above the board, e.g. "persistent: a grid of 132 programs
   /// over 2048 tiles (64 x 32), each takes t = pid, pid + 132, ...; tile
   /// order row-major (tm = t / 32, tn = t % 32)"; "" when not persistent.
@@ -60,6 +63,28 @@ struct TileLoop {
   std::string orderFormula() const;
   /// "(0, 0)" for a tile's coordinates.
   static std::string formatTile(const std::vector<int64_t> &coords);
+};
+
+/// A tile order a persistent kernel can be given (the tile-set-tile-order
+/// pass, `stagecraft-compile --tile-order`, the board's tile-order control):
+/// row-major, column-major or grouped with G >= 1 tile rows per group
+/// (grouped 1 is row-major). Plain data, so the app holds it too.
+struct TileOrderChoice {
+  TileOrder order = TileOrder::RowMajor;
+  int64_t groupSize = 0; // grouped only
+
+  /// "row-major", "column-major", "grouped:8" (also "grouped=8"); on a bad
+  /// spelling, `error` says what is wrong and what is accepted.
+  static bool parse(const std::string &spec, TileOrderChoice &out, std::string &error);
+  /// From the pass's two options (order = "row-major" | "column-major" |
+  /// "grouped", group = G for grouped).
+  static bool fromOptions(const std::string &order, int64_t group, TileOrderChoice &out,
+                          std::string &error);
+  /// "row-major", "column-major", "grouped:8": what parse() reads back.
+  std::string spec() const;
+  bool operator==(const TileOrderChoice &o) const {
+    return order == o.order && groupSize == o.groupSize;
+  }
 };
 
 /// Sets `out.order` (and groupSize, note) from the coordinates the tile

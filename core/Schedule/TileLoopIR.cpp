@@ -28,7 +28,8 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 } // namespace
 
-TileLoop stagecraft::analyzeTileLoop(func::FuncOp kernel, scf::ForOp pipelined) {
+TileLoop stagecraft::analyzeTileLoop(func::FuncOp kernel, scf::ForOp pipelined,
+                                     const std::vector<std::pair<std::string, int64_t>> &sizes) {
   TileLoop out;
   auto tl = dyn_cast_or_null<scf::ForOp>(pipelined->getParentOp());
   if (!tl)
@@ -46,9 +47,10 @@ TileLoop stagecraft::analyzeTileLoop(func::FuncOp kernel, scf::ForOp pipelined) 
     out.note = "the kernel's signature cannot be read";
     return out;
   }
-  FailureOr<KernelSignature::Bound> bound = sig->bind({});
+  FailureOr<KernelSignature::Bound> bound = sig->bind(sizes);
   if (failed(bound)) {
-    out.note = "the kernel's default sizes cannot be bound";
+    out.note = sizes.empty() ? "the kernel's default sizes cannot be bound"
+                             : "the kernel's sizes cannot be bound";
     return out;
   }
   out.programs = 1;
@@ -143,4 +145,14 @@ TileLoop stagecraft::analyzeTileLoop(func::FuncOp kernel, scf::ForOp pipelined) 
         out.firstTiles.push_back(std::move(varying));
       }
   return out;
+}
+
+std::string stagecraft::tileOrderAt(func::FuncOp kernel,
+                                    const std::vector<std::pair<std::string, int64_t>> &sizes) {
+  ScopedDiagnosticHandler silence(kernel.getContext(), [](Diagnostic &) { return success(); });
+  FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel);
+  if (failed(loop))
+    return "";
+  TileLoop tl = analyzeTileLoop(kernel, *loop, sizes);
+  return tl.persistent ? tl.orderSpec() : "";
 }

@@ -17,8 +17,16 @@
 namespace stagecraft {
 
 /// The tile loop of `pipelined` (a loop of `kernel`); persistent = false
-/// when the pipelined loop is not inside another scf.for.
-TileLoop analyzeTileLoop(mlir::func::FuncOp kernel, mlir::scf::ForOp pipelined);
+/// when the pipelined loop is not inside another scf.for. Evaluated at the
+/// kernel's default sizes, with `sizes` overriding some by name.
+TileLoop analyzeTileLoop(mlir::func::FuncOp kernel, mlir::scf::ForOp pipelined,
+                         const std::vector<std::pair<std::string, int64_t>> &sizes = {});
+
+/// The order a persistent kernel's tile loop walks the tiles in at `sizes`
+/// (TileLoop::orderSpec: "grouped:8", ...); "" when the kernel is not
+/// persistent (or has no pipelined loop).
+std::string tileOrderAt(mlir::func::FuncOp kernel,
+                        const std::vector<std::pair<std::string, int64_t>> &sizes);
 
 } // namespace stagecraft
 

@@ -254,6 +254,37 @@ void addUpcast(double elements, MathWork &work) {
   work.fma += 2 * elements;
 }
 
+/// Whether the kernel runs the multiply `op` as part of an fma: its float
+/// math may contract (the lowering's FPOpFusion::Fast, as nvcc's default),
+/// so a multiply whose only users add or subtract it is one fma with each.
+/// A multiply by a splat whose other users are row maxima also fuses: the
+/// lowering takes the positive factor out of the max first
+/// (passes/Lowering/ScaleOutOfMax.cpp; softmax's x * scale - max, as
+/// FlashAttention computes it). Costed once, at the add.
+bool fusesIntoAdd(Operation *op) {
+  if (!isa<arith::MulFOp>(op) || op->getResult(0).use_empty())
+    return false;
+  auto isAdd = [](Operation *u) { return isa<arith::AddFOp, arith::SubFOp>(u); };
+  bool byConstant = llvm::any_of(op->getOperands(), [](Value v) {
+    Operation *d = v.getDefiningOp();
+    if (!d)
+      return false;
+    StringRef n = d->getName().getStringRef();
+    return d->hasTrait<OpTrait::ConstantLike>() || n == "tensor.splat" || n == "tile.splat";
+  });
+  bool anyAdd = false;
+  for (Operation *u : op->getResult(0).getUsers()) {
+    if (isAdd(u)) {
+      anyAdd = true;
+      continue;
+    }
+    if (byConstant && isa<ReduceOp>(u))
+      continue;
+    return false;
+  }
+  return anyAdd;
+}
+
 /// Adds the work of `op` (not a load, store or dot) to `work`.
 void addMath(Operation *op, UnitWork *unit, MathWork &work) {
   StringRef name = op->getName().getStringRef();
@@ -273,6 +304,8 @@ void addMath(Operation *op, UnitWork *unit, MathWork &work) {
   }
   if (isa<arith::ConstantOp>(op))
     return;
+  if (fusesIntoAdd(op))
+    return; // the add or subtract it feeds is one fma for both
   double e = largestTensor(op);
   if (classifyElementwise(name, e, work))
     return;

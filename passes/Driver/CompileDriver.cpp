@@ -12,6 +12,7 @@
 #include "core/Support/InputCheck.h"
 #include "core/Timeline/UnitCosts.h"
 #include "passes/Passes.h"
+#include "passes/TileOrder.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -195,6 +196,13 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   if (failed(kernel))
     return finish(CompileResult::Status::Error);
   result.kernel = kernel->getSymName().str();
+  if (!options.tileOrder.empty()) {
+    auto orderStart = Clock::now();
+    if (failed(setTileOrder(*kernel, options.tileOrder)))
+      return finish(CompileResult::Status::Error);
+    result.passes.push_back(
+        {"tile-set-tile-order", printModule(*module), millisSince(orderStart)});
+  }
 
   // The schedule: the IR's own, overridden by the given JSON.
   FailureOr<LoopGraph> graph = buildLoopGraph(*kernel);

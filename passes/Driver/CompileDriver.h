@@ -55,6 +55,10 @@ struct CompileOptions {
   std::vector<std::pair<std::string, int64_t>> sizes;
   /// The kernel to compile; empty: the module's only kernel.
   std::string kernel;
+  /// A persistent kernel's tile order, set before anything else reads the
+  /// IR (tile-set-tile-order, passes/TileOrder.h): "row-major",
+  /// "column-major" or "grouped:G"; empty: the IR's own.
+  std::string tileOrder;
   /// Stop after the schedule checks (no codegen): for fast UI feedback.
   bool scheduleOnly = false;
   /// Assemble the PTX with ptxas into a cubin when ptxas can be found.

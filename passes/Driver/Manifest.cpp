@@ -5,6 +5,7 @@
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/ScheduleIR.h"
+#include "core/Schedule/TileLoopIR.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -230,6 +231,9 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       {"kind", gemm ? "gemm" : attention ? "attention" : "kernel"}};
   for (const auto &[name, value] : m.sizes)
     problem[name] = value;
+  // How a persistent kernel walks its tiles at these sizes (--tile-order).
+  if (std::string order = tileOrderAt(kernel, m.sizes); !order.empty())
+    problem["tile_order"] = order;
 
   std::string body;
   llvm::raw_string_ostream os(body);

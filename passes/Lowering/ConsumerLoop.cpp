@@ -124,6 +124,20 @@ private:
   int accStartsAsInit(DotOp d) const;
   /// The dot whose accumulator input `v` is, when accStartsAsInit holds for it.
   DotOp accStartedBy(Value v) const;
+  /// The iter_arg (-1: none) whose current value unit `u` exports as `r`
+  /// while predicated off. A register unit after its group's first stage
+  /// (off > 0) runs predicated off before source iteration 0; when `r` is
+  /// yielded for iter_arg i, or is the accumulator input of a dot yielded
+  /// for i, exporting iter_arg i there (inductively its init) instead of
+  /// undef leaves the init in the carried copies, so source iteration 0
+  /// needs no select per iteration (computation pipelining's MUL and
+  /// softmax state a stage after the first dot). Past the trip count the
+  /// export is never read.
+  int passesInitAs(Value r, const BodyUnit &u) const;
+  /// Whether the carried copies of iter_arg `i` hold its init until source
+  /// iteration 0 reads them (the unit making it, or the accumulator input
+  /// of the dot making it, passes the init through).
+  bool carriesInit(unsigned i) const;
   Layout layoutOf(Value v) const { return p.layouts.lookup(v); }
   Type elemTypeOf(Value v) const { return cast<RankedTensorType>(v.getType()).getElementType(); }
 
@@ -305,8 +319,9 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
   // still holds the init.
   auto arg = dyn_cast<BlockArgument>(v);
   auto selfDot = def.getDefiningOp<DotOp>();
-  bool keepsInit = selfDot && (selfDot.getAcc() == v ||
-                               (arg && accStartsAsInit(selfDot) == int(arg.getArgNumber()) - 1));
+  bool keepsInit = (selfDot && (selfDot.getAcc() == v ||
+                                (arg && accStartsAsInit(selfDot) == int(arg.getArgNumber()) - 1))) ||
+                   (arg && arg.getArgNumber() > 0 && carriesInit(arg.getArgNumber() - 1));
   if (arg && arg.getOwner() == p.loop.getBody() && !keepsInit &&
       p.body[p.bodyIndexOf(def.getDefiningOp())].off > 0) {
     Frag init = outside.lookup(p.loop.getInitArgs()[arg.getArgNumber() - 1]);
@@ -341,6 +356,41 @@ int ConsumerEmitter::accStartsAsInit(DotOp d) const {
       yi = int(i);
   }
   return yi;
+}
+
+int ConsumerEmitter::passesInitAs(Value r, const BodyUnit &u) const {
+  if (p.target.blackwell() || u.dot || u.isLoad || u.off == 0)
+    return -1;
+  auto yielded = [&](Value y) {
+    for (auto [i, o] : llvm::enumerate(p.loop.getBody()->getTerminator()->getOperands()))
+      if (o == y)
+        return int(i);
+    return -1;
+  };
+  if (int i = yielded(r); i >= 0)
+    return i;
+  for (Operation *user : r.getUsers())
+    if (auto d = dyn_cast<DotOp>(user); d && d.getAcc() == r && p.bodyIndexOf(d) >= 0)
+      if (int i = yielded(d.getResult()); i >= 0)
+        return i;
+  return -1;
+}
+
+bool ConsumerEmitter::carriesInit(unsigned i) const {
+  Value y = p.loop.getBody()->getTerminator()->getOperand(i);
+  auto madeBy = [&](Value v) -> const BodyUnit * {
+    Operation *def = v.getDefiningOp();
+    int d = def ? p.bodyIndexOf(def) : -1;
+    return d >= 0 ? &p.body[d] : nullptr;
+  };
+  const BodyUnit *u = madeBy(y);
+  if (!u)
+    return false;
+  if (auto d = y.getDefiningOp<DotOp>()) {
+    const BodyUnit *a = madeBy(d.getAcc());
+    return a && passesInitAs(d.getAcc(), *a) == int(i);
+  }
+  return passesInitAs(y, *u) == int(i);
 }
 
 DotOp ConsumerEmitter::accStartedBy(Value v) const {
@@ -518,6 +568,14 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       Frag acc = materialize(lookup(u.dot.getAcc(), &u), Layout::tile(u.dot.getN()));
       local.clear();
       prev.append(acc.elems.begin(), acc.elems.end());
+      continue;
+    }
+    if (int i = passesInitAs(r, u); i >= 0) {
+      curSrc = src;
+      local.clear();
+      Frag init = exportForm(r, lookup(p.loop.getRegionIterArgs()[i], &u));
+      local.clear();
+      prev.append(init.elems.begin(), init.elems.end());
       continue;
     }
     SmallVector<Value> un = undefStorage(r);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -156,6 +157,143 @@ TEST(AppState, RestoringARunRestoresItsSchedule) {
   EXPECT_EQ(app.selectedRun(), firstRun);
   ASSERT_TRUE(compiled(app));
   EXPECT_EQ(app.currentRuns().size(), 2u) << "the same schedule is the same variant";
+}
+
+TileOrderChoice grouped(int64_t g) {
+  TileOrderChoice c;
+  c.order = TileOrder::Grouped;
+  c.groupSize = g;
+  return c;
+}
+
+/// The line (1-based) of the first occurrence of `needle` in `text`.
+int lineOf(const std::string &text, const std::string &needle) {
+  size_t at = text.find(needle);
+  return at == std::string::npos ? -1 : 1 + std::count(text.begin(), text.begin() + at, '\n');
+}
+
+TEST(AppState, ChoosingATileOrderRewritesTheIrAndUndoRestoresItByteForByte) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm.mlir")));
+  ASSERT_TRUE(compiled(app));
+  const std::string original = app.irText();
+  ASSERT_EQ(app.tileLoop().order, TileOrder::RowMajor);
+  EXPECT_EQ(app.tileOrderRefusal(TileOrder::Grouped), "");
+  Schedule schedule = app.editor().schedule();
+
+  ASSERT_TRUE(app.setTileOrder(grouped(8))) << app.status().text;
+  const std::string grouped8 = app.irText();
+  EXPECT_NE(grouped8, original);
+  // The IR now walks the tiles in groups of 8 tile rows, as TileLoop reads
+  // it; the file's comments and the rest of its text are kept.
+  EXPECT_EQ(app.tileLoop().order, TileOrder::Grouped);
+  EXPECT_EQ(app.tileLoop().groupSize, 8);
+  EXPECT_EQ(app.tileOrderSpec(), "grouped:8");
+  EXPECT_NE(grouped8.find("    %in_group = arith.muli %c8, %tiles_n : index\n"
+                          "    scf.for %t = %pid to %tiles step %nprog {\n"
+                          "      %group = arith.divui %t, %in_group : index\n"),
+            std::string::npos)
+      << grouped8;
+  EXPECT_EQ(grouped8.substr(0, grouped8.find("module {")),
+            original.substr(0, original.find("module {")));
+  EXPECT_NE(app.status().text.find("tile order grouped (8 tile rows)"), std::string::npos)
+      << app.status().text;
+  // The schedule is untouched; the loop graph's locations follow the text.
+  EXPECT_EQ(app.editor().schedule(), schedule);
+  const LoopGraph &g = app.editor().graph();
+  int loadA = g.findUnit("loadA");
+  ASSERT_GE(loadA, 0);
+  EXPECT_NE(g.ops[g.units[loadA].ops[0]].location.find(
+                ":" + std::to_string(lineOf(grouped8, "tile.load %A")) + ":"),
+            std::string::npos)
+      << g.ops[g.units[loadA].ops[0]].location;
+  // It recompiles the rewritten IR, a variant of its own.
+  EXPECT_EQ(app.compileView().state, CompileView::State::Compiling);
+  ASSERT_TRUE(compiled(app));
+  const CompileResult *r = app.compileView().result();
+  ASSERT_NE(r, nullptr);
+  ASSERT_FALSE(r->passes.empty());
+  EXPECT_NE(r->passes[0].ir.find("arith.minui"), std::string::npos);
+  ASSERT_EQ(app.currentRuns().size(), 2u);
+  EXPECT_EQ(app.currentRuns()[0]->tileOrder, "row-major");
+  EXPECT_EQ(app.currentRuns()[1]->tileOrder, "grouped:8");
+
+  // G: another group size is another rewrite.
+  ASSERT_TRUE(app.setTileOrder(grouped(4)));
+  EXPECT_EQ(app.tileLoop().groupSize, 4);
+  EXPECT_NE(app.irText().find("%c4 = arith.constant 4 : index"), std::string::npos);
+  EXPECT_EQ(app.irText().find("arith.constant 8 "), std::string::npos) << app.irText();
+
+  // A schedule edit on top, then undo all the way: each step restores its
+  // text byte for byte.
+  ASSERT_TRUE(app.moveUnit("MMA", {1, 1, ""}).applied);
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(app.tileLoop().groupSize, 4);
+  EXPECT_EQ(app.editor().schedule(), schedule);
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(app.irText(), grouped8);
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(app.irText(), original);
+  EXPECT_EQ(app.tileLoop().order, TileOrder::RowMajor);
+  EXPECT_NE(app.editor().graph().ops[g.units[loadA].ops[0]].location.find(
+                ":" + std::to_string(lineOf(original, "tile.load %A")) + ":"),
+            std::string::npos);
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.currentRuns().size(), 2u) << "row-major again is the first variant";
+  ASSERT_TRUE(app.redo());
+  EXPECT_EQ(app.irText(), grouped8);
+  EXPECT_EQ(app.tileLoop().groupSize, 8);
+}
+
+TEST(AppState, RestoringARunRestoresItsTileOrder) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm_grouped.mlir")));
+  ASSERT_TRUE(compiled(app));
+  uint64_t groupedRun = app.currentRuns().at(0)->id;
+  TileOrderChoice col;
+  col.order = TileOrder::ColumnMajor;
+  ASSERT_TRUE(app.setTileOrder(col));
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.tileLoop().order, TileOrder::ColumnMajor);
+  ASSERT_TRUE(app.restoreRun(groupedRun));
+  EXPECT_EQ(app.tileLoop().order, TileOrder::Grouped);
+  EXPECT_EQ(app.tileLoop().groupSize, 8);
+  ASSERT_TRUE(compiled(app));
+  EXPECT_EQ(app.currentRuns().size(), 2u) << "grouped 8 again is the first variant";
+  // Saved with the session.
+  SessionFile s = app.sessionFile();
+  ASSERT_EQ(s.runs.size(), 2u);
+  EXPECT_EQ(s.runs[1].tileOrder, "column-major");
+  EXPECT_NE(s.irText.find("arith.minui"), std::string::npos);
+}
+
+TEST(AppState, AKernelWithoutATileLoopHasNoTileOrderToSet) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));
+  std::string before = app.irText();
+  EXPECT_FALSE(app.setTileOrder(grouped(8)));
+  EXPECT_NE(app.status().text.find("gemm is not a persistent kernel"), std::string::npos)
+      << app.status().text;
+  EXPECT_EQ(app.irText(), before);
+  EXPECT_FALSE(app.editor().canUndo());
+}
+
+TEST(AppState, ATileLoopThatCannotTakeAnOrderIsRefusedBeforehand) {
+  // Only the tile rows vary in the store: one tile dimension.
+  std::string ir = test::readAsset("persistent_gemm.mlir");
+  ir.replace(ir.find("tile.store %C[%m0, %n0]"), 23, "tile.store %C[%m0, %c0]");
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openText(ir, "one-dim.mlir"));
+  ASSERT_TRUE(app.tileLoop().persistent);
+  EXPECT_NE(app.tileOrderRefusal(TileOrder::ColumnMajor).find("one-dim.mlir:45:7: error: the "
+                                                             "tile loop walks one dimension"),
+            std::string::npos)
+      << app.tileOrderRefusal(TileOrder::ColumnMajor);
+  EXPECT_FALSE(app.setTileOrder(grouped(2)));
+  EXPECT_NE(app.status().text.find("refused: the tile order cannot be set to grouped:2"),
+            std::string::npos)
+      << app.status().text;
+  EXPECT_EQ(app.irText(), ir);
 }
 
 TEST(AppState, CompiledVariantsGoToTheRunner) {

@@ -286,3 +286,62 @@ TEST(LessonDrag, CompletesTheFirstLessonByDraggingInTheMainWindow) {
 }
 
 } // namespace
+
+namespace {
+
+ImVec2 centerOf(const std::pair<ImVec2, ImVec2> &r) {
+  return ImVec2((r.first.x + r.second.x) / 2, (r.first.y + r.second.y) / 2);
+}
+
+TEST(BoardDrag, PickingGroupedInTheTileOrderComboRewritesTheIr) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("persistent_gemm.mlir")));
+  std::string original = h.app.irText();
+  h.frame(ImVec2(0, 0), false);
+  ASSERT_GT(h.ui.tileOrderCombo.second.x, h.ui.tileOrderCombo.first.x);
+  EXPECT_TRUE(h.ui.tileOrderItems.empty()); // closed
+  // Click the combo: its list opens.
+  ImVec2 combo = centerOf(h.ui.tileOrderCombo);
+  h.frame(combo, false);
+  h.frame(combo, true);
+  h.frame(combo, false);
+  h.frame(combo, false);
+  ASSERT_EQ(h.ui.tileOrderItems.size(), 3u);
+  ImVec2 grouped = centerOf(h.ui.tileOrderItems.at("grouped"));
+  EXPECT_GT(grouped.y, combo.y); // below the combo
+  // Click "grouped": the IR's tile loop is rewritten, groups of 8.
+  h.frame(grouped, false);
+  h.frame(grouped, true);
+  h.frame(grouped, false);
+  EXPECT_EQ(h.app.tileLoop().order, TileOrder::Grouped);
+  EXPECT_EQ(h.app.tileLoop().groupSize, 8);
+  EXPECT_NE(h.app.irText(), original);
+  EXPECT_NE(h.app.irText().find("%group = arith.divui %t, %in_group : index"), std::string::npos);
+  // The list closed; the line above the board says the new order, and the
+  // G field shows.
+  h.frame(ImVec2(0, 0), false);
+  EXPECT_TRUE(h.ui.tileOrderItems.empty());
+  EXPECT_NE(h.ui.model.tileLoopLine.find("tile order grouped (8 tile rows)"), std::string::npos)
+      << h.ui.model.tileLoopLine;
+  EXPECT_GT(h.ui.tileOrderGroupField.second.x, h.ui.tileOrderGroupField.first.x);
+  // Column-major the same way, then undo twice: the file as it was.
+  h.frame(combo, true);
+  h.frame(combo, false);
+  h.frame(combo, false);
+  ImVec2 col = centerOf(h.ui.tileOrderItems.at("column-major"));
+  h.frame(col, true);
+  h.frame(col, false);
+  EXPECT_EQ(h.app.tileLoop().order, TileOrder::ColumnMajor);
+  ASSERT_TRUE(h.app.undo());
+  ASSERT_TRUE(h.app.undo());
+  EXPECT_EQ(h.app.irText(), original);
+}
+
+TEST(BoardDrag, ANonPersistentKernelHasNoTileOrderControl) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("gemm.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  EXPECT_EQ(h.ui.tileOrderCombo.second.x, h.ui.tileOrderCombo.first.x);
+}
+
+} // namespace

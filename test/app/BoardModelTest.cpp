@@ -110,7 +110,7 @@ TEST(BoardModel, TileOrderOfAPersistentGemmIsRowMajor) {
   EXPECT_EQ(m.tileLoopLine, "persistent: a grid of 132 programs over 2048 tiles (64 x 32), "
                             "t = pid, pid + 132, ...; tile order row-major: tm = t / 32, "
                             "tn = t % 32");
-  EXPECT_TRUE(has(m.tileLoopTooltip, "read-only")) << m.tileLoopTooltip;
+  EXPECT_TRUE(has(m.tileLoopTooltip, "the tile-order control above sets it")) << m.tileLoopTooltip;
   EXPECT_TRUE(has(m.tileLoopTooltip, "t = 132 (4, 4)")) << m.tileLoopTooltip;
 }
 

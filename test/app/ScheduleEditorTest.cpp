@@ -264,4 +264,41 @@ TEST(ScheduleEditor, KernelWideChoicesSurviveMoves) {
   EXPECT_EQ(ed.consumers(), Consumers::Cooperative);
 }
 
+TEST(ScheduleEditor, IrRevisionsShareTheUndoHistoryWithSchedules) {
+  ScheduleEditor ed = attentionEditor();
+  Schedule start = ed.schedule();
+  EXPECT_EQ(ed.irRevision(), 0u);
+  ed.commitIrRevision(1); // e.g. a tile order: the schedule stays
+  EXPECT_EQ(ed.irRevision(), 1u);
+  EXPECT_EQ(ed.schedule(), start);
+  ASSERT_TRUE(ed.move("loadK", {-1, 0, ""}).applied);
+  Schedule moved = ed.schedule();
+  ASSERT_TRUE(ed.undo());
+  EXPECT_EQ(ed.schedule(), start);
+  EXPECT_EQ(ed.irRevision(), 1u);
+  ASSERT_TRUE(ed.undo());
+  EXPECT_EQ(ed.irRevision(), 0u);
+  EXPECT_FALSE(ed.canUndo());
+  ASSERT_TRUE(ed.redo());
+  ASSERT_TRUE(ed.redo());
+  EXPECT_EQ(ed.irRevision(), 1u);
+  EXPECT_EQ(ed.schedule(), moved);
+  // A new revision clears what could be redone.
+  ASSERT_TRUE(ed.undo());
+  ed.commitIrRevision(2);
+  EXPECT_FALSE(ed.canRedo());
+}
+
+TEST(ScheduleEditor, ANewGraphMustHaveTheSameUnits) {
+  ScheduleEditor ed = attentionEditor();
+  LoadedIr gemm = loadLoopIr(test::readAsset("gemm.mlir"), "gemm.mlir");
+  ASSERT_TRUE(gemm.ok);
+  EXPECT_FALSE(ed.setGraph(gemm.graph));
+  EXPECT_EQ(ed.graph().units.size(), 6u);
+  LoadedIr again = loadLoopIr("// one more line\n" + test::readAsset("attention_fwd_d128.mlir"),
+                              "moved.mlir");
+  ASSERT_TRUE(ed.setGraph(again.graph));
+  EXPECT_EQ(ed.graph().ops[0].location.rfind("moved.mlir:", 0), 0u) << ed.graph().ops[0].location;
+}
+
 } // namespace

@@ -116,6 +116,13 @@ TEST(UnitCosts, CausalAttention) {
   EXPECT_EQ(softmax.math.mufu, 128 * 128 + 128); // exp2 of the tile and of the row vector
   EXPECT_EQ(softmax.math.convert, 128 * 128);    // P to bf16
   EXPECT_EQ(softmax.math.shuffle, 2 * 128 * 8);  // two row reductions
+  // FMA pipe, per score: the mask, two row reductions, x * scale - max (the
+  // multiply by the splat fuses into the subtraction: the lowering takes the
+  // scale out of the max); per row: the new max, m - m', l * alpha + sum (one
+  // fma).
+  EXPECT_EQ(softmax.math.fma, 4 * 128 * 128 + 3 * 128);
+  // MUL's multiply feeds a dot, not an add: it costs one op per element.
+  EXPECT_EQ(unit(*c, "MUL").math.fma, 128 * 128);
   EXPECT_TRUE(softmax.genericOps.empty());
   EXPECT_TRUE(unit(*c, "MUL").writesAccumulator);
   EXPECT_FALSE(unit(*c, "Softmax").writesAccumulator);

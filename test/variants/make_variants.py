@@ -34,6 +34,7 @@ GEMM_TILES = {  # name: (BM, BN, consumer warp groups)
     "64x128": (64, 128, 1),
     "128x128w1": (128, 128, 1),  # one warp group, two 64-row blocks
     "64x256": (64, 256, 1),
+    "64x24": (64, 24, 1),  # a narrow output: stmatrix x4 and x2 in one panel
 }
 GEMM_EPILOGUES = ["none", "relu", "bias_relu", "rowscale", "gelu_tanh", "tensorscale"]
 # Operand dtypes: the name in a variant's name and the MLIR element type. FP8

@@ -1,6 +1,7 @@
 //===- stagecraft-compile.cpp - loop IR to a kernel bundle ----------------===//
 //
-//   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] [--target sm_100a] -o DIR
+//   stagecraft-compile IN.mlir [--schedule S.json] [--size M=8000 ...] [--target sm_100a]
+//                      [--tile-order row-major|column-major|grouped:G] -o DIR
 //                      [--export PKG [--measured RESULT.json]] [--timeline FILE.json]
 //
 // Runs the compile driver (the same call the app makes) and writes a kernel
@@ -14,6 +15,7 @@
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Export.h"
 
+#include "core/Schedule/TileLoop.h"
 #include "core/Timeline/TimelineTrace.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -33,6 +35,11 @@ static cl::opt<std::string> schedule("schedule", cl::desc("Schedule JSON to appl
 static cl::list<std::string> sizes("size", cl::desc("Problem size, NAME=VALUE (repeatable)"),
                                    cl::value_desc("NAME=VALUE"));
 static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (default: the only one)"));
+static cl::opt<std::string> tileOrder(
+    "tile-order",
+    cl::desc("Set a persistent kernel's tile order first (tile-set-tile-order): row-major, "
+             "column-major or grouped:G (G tile rows per group)"),
+    cl::value_desc("order"));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
 static cl::opt<std::string> target(
     "target", cl::desc("GPU: sm_90a (Hopper, default) or sm_100a (Blackwell: compile-only, "
@@ -82,6 +89,15 @@ int main(int argc, char **argv) {
   options.timelineCtas = timelineCtas;
   options.kernel = kernel;
   options.target = target;
+  if (!tileOrder.empty()) {
+    stagecraft::TileOrderChoice choice;
+    std::string error;
+    if (!stagecraft::TileOrderChoice::parse(tileOrder, choice, error)) {
+      errs() << "error: --tile-order: " << error << "\n";
+      return 1;
+    }
+    options.tileOrder = choice.spec();
+  }
   for (const std::string &s : sizes) {
     StringRef name, value;
     std::tie(name, value) = StringRef(s).split('=');

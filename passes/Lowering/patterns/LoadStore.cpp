@@ -15,6 +15,10 @@
 #include "passes/Lowering/patterns/Fp8.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <array>
+#include <map>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -46,6 +50,72 @@ Value loadElement(Emitter &e, const SmemRef &ref, Value row, Value col) {
   Value ptr = e.smemPtr(e.add(ref.offset, smemElementOffset(e, t, row, col)));
   Value v = LLVM::LoadOp::create(e.b, e.loc, memoryType(t.elemType), ptr);
   return loadedToF32(e.b, e.loc, v, t.elemType);
+}
+
+/// A 16-bit pair of the tile layout's elements `el` and `el + 1` (i32).
+Value tilePair(RegisterContext &ctx, const Frag &value, Type elem, const Layout &tile,
+               int64_t el) {
+  if (value.packed) // a packed frag is always in its tile layout
+    return value.elems[el / 2];
+  // Raw elements: the pair conversion rounds unrounded values.
+  Value lo = value.elems[sourceElement(value.layout, tile, el, ctx.geom)];
+  Value hi = value.elems[sourceElement(value.layout, tile, el + 1, ctx.geom)];
+  return ctx.e.pack16(elem, lo, hi);
+}
+
+/// A 16-bit tile's panel with stmatrix: a warp's share of the wgmma
+/// accumulator layout is, per 64-row block and 8 columns, two 8x8 matrices
+/// (rows 0-7 and 8-15 of the warp's 16) in which each thread holds the
+/// pair at row lane / 4, columns 2 * (lane % 4): exactly stmatrix's
+/// fragment, so one stmatrix.x4 writes four of them (x2 for an odd column
+/// block). Thread `lane` gives the address of row lane % 8 of matrix
+/// lane / 8: 16 contiguous bytes, a swizzle chunk.
+void writeStagingPanelStmatrix(RegisterContext &ctx, const Frag &value, const SmemTile &one,
+                               int64_t cols, int64_t panel, Value slot) {
+  Emitter &e = ctx.e;
+  Layout tile = Layout::tile(cols);
+  // (block, column block) -> the pair index of each half (rows +0, +8).
+  std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 2>> cells;
+  for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
+    TileElement te = tileElement(cols, el);
+    if (8 * te.colBlock / one.panelCols != panel)
+      continue;
+    auto it = cells.try_emplace({te.block, te.colBlock}, std::array<int64_t, 2>{-1, -1}).first;
+    it->second[te.half] = el;
+  }
+  Value lane = e.remu(ctx.threadIndex(), e.c32(32));
+  Value matrix = e.divu(lane, e.c32(8));
+  // Row lane % 8 of the matrix instead of the fragment's row lane / 4.
+  Value rowShift = e.sub(e.remu(lane, e.c32(8)), e.divu(lane, e.c32(4)));
+  Value secondHalf = e.remu(matrix, e.c32(2)); // matrices 1 and 3: rows + 8
+  Value secondCell = e.divu(matrix, e.c32(2)); // matrices 2 and 3
+  auto *ctxMl = e.b.getContext();
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctxMl, 8, 8);
+  for (auto it = cells.begin(); it != cells.end();) {
+    auto first = it++;
+    bool pairUp = it != cells.end() && it->first.first == first->first.first;
+    auto second = pairUp ? it++ : first;
+    SmallVector<Value> regs;
+    SmallVector<decltype(first)> both{first};
+    if (pairUp)
+      both.push_back(second);
+    for (auto cell : both) {
+      for (int64_t h = 0; h < 2; ++h) {
+        assert(cell->second[h] >= 0 && "a tile cell has both halves");
+        regs.push_back(tilePair(ctx, value, one.elemType, tile, cell->second[h]));
+      }
+    }
+    // The cell's rows as this thread's fragment has them, moved to the
+    // address row; columns of the first or the second cell.
+    Value row = e.add(e.add(ctx.rowOf(tile, first->second[0]), rowShift),
+                      e.mul(secondHalf, e.c32(8)));
+    int64_t col0 = 8 * first->first.second - panel * one.panelCols;
+    int64_t col1 = 8 * second->first.second - panel * one.panelCols;
+    Value col = e.add(e.c32(col0), e.mul(secondCell, e.c32(col1 - col0)));
+    Value ptr = e.smemPtr(e.add(slot, smemElementOffset(e, one, row, col)));
+    NVVM::StMatrixOp::create(e.b, e.loc, ptr, regs, NVVM::MMALayout::row, shape,
+                             NVVM::LdStMatrixEltType::B16);
+  }
 }
 
 } // namespace
@@ -106,6 +176,10 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
     one.panels = 1;
     int64_t cols = shape[1];
     Layout tile = Layout::tile(cols);
+    if (eb == 2) {
+      writeStagingPanelStmatrix(ctx, value, one, cols, panel, slot);
+      return;
+    }
     for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
       TileElement te = tileElement(cols, el);
       int64_t colBase = 8 * te.colBlock;
@@ -114,25 +188,12 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
       Value row = ctx.rowOf(tile, el);
       Value col = e.sub(ctx.colOf(tile, el), e.c32(panel * t.panelCols));
       Value ptr = e.smemPtr(e.add(slot, smemElementOffset(e, one, row, col)));
-      // Two neighbouring columns: one 4-byte (16-bit pair) or 8-byte store.
-      if (eb == 2) {
-        Value pair;
-        if (value.packed) { // a packed frag is always in its tile layout
-          pair = value.elems[el / 2];
-        } else {
-          // Raw elements: the pair conversion rounds unrounded values.
-          Value lo = value.elems[sourceElement(value.layout, tile, el, ctx.geom)];
-          Value hi = value.elems[sourceElement(value.layout, tile, el + 1, ctx.geom)];
-          pair = e.pack16(elem, lo, hi);
-        }
-        LLVM::StoreOp::create(e.b, e.loc, pair, ptr);
-      } else {
-        auto vec = VectorType::get({2}, e.f32());
-        Value v = LLVM::UndefOp::create(e.b, e.loc, vec);
-        v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el), e.c32(0));
-        v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el + 1), e.c32(1));
-        LLVM::StoreOp::create(e.b, e.loc, v, ptr);
-      }
+      // Two neighbouring f32 columns: one 8-byte store.
+      auto vec = VectorType::get({2}, e.f32());
+      Value v = LLVM::UndefOp::create(e.b, e.loc, vec);
+      v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el), e.c32(0));
+      v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el + 1), e.c32(1));
+      LLVM::StoreOp::create(e.b, e.loc, v, ptr);
     }
     return;
   }
