@@ -15,14 +15,10 @@ mkdir -p "$DEV/bundles"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 A=$ROOT/assets S=$A/schedules
-bundle() { # name mlir [compile args...]
-  local name=$LABEL-$1 mlir=$2; shift 2
-  rm -rf "$DEV/bundles/$name"
-  "$COMPILE" "$mlir" "$@" -o "$WORK/$name" -q
-  mkdir -p "$DEV/bundles/$name"
-  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-    [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-  done
+source "$ROOT/bench/lib/bundle.sh"
+bundle() { # name mlir [compile args...]: LABEL-name
+  local name=$1; shift
+  compile_bundle "$LABEL-$name" "$@"
 }
 bundle d128 "$A/attention_fwd_d128.mlir"
 bundle d128-cp "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot1_s3.json"

@@ -13,14 +13,8 @@ rm -rf "$DEV" && mkdir -p "$DEV/bundles"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 A=$ROOT/assets S=$A/schedules
-bundle() { # name mlir [compile args...]
-  local name=$1 mlir=$2; shift 2
-  "$COMPILE" "$mlir" "$@" -o "$WORK/$name" -q
-  mkdir -p "$DEV/bundles/$name"
-  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-    [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-  done
-}
+source "$ROOT/bench/lib/bundle.sh"
+bundle() { compile_bundle "$@"; } # name mlir [compile args...]
 for g in gemm persistent_gemm persistent_gemm_grouped persistent_gemm_pingpong persistent_gemm_pingpong_64x256; do
   bundle "$g-8192" "$A/$g.mlir"
   bundle "$g-4096" "$A/$g.mlir" --size M=4096 --size N=4096 --size K=4096

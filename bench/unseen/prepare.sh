@@ -16,14 +16,8 @@ cat > "$WORK/wait1.json" <<'JSON'
 {"kernel": "", "ops": [{"name": "gate", "stage": 2, "order": 0, "group": 1, "wait": 1},
                        {"name": "up", "stage": 2, "order": 1, "group": 1, "wait": 1}]}
 JSON
-bundle() { # name mlir [compile args...]
-  local name=$1 mlir=$2; shift 2
-  "$COMPILE" "$mlir" "$@" -o "$WORK/$name" -q
-  mkdir -p "$DEV/bundles/$name"
-  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-    [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-  done
-}
+source "$ROOT/bench/lib/bundle.sh"
+bundle() { compile_bundle "$@"; } # name mlir [compile args...]
 bundle swiglu-4096 "$U/swiglu_dual_gemm.mlir"
 bundle swiglu-partial "$U/swiglu_dual_gemm.mlir" --size M=1000 --size N=1048 --size K=528
 bundle swiglu-wait1-4096 "$U/swiglu_dual_gemm.mlir" --schedule "$WORK/wait1.json"
