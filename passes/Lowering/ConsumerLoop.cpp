@@ -153,6 +153,10 @@ private:
   /// Staggered: whether the kernel iteration being emitted is the tile's
   /// last (i1).
   Value finalIteration;
+  /// Whether the kernel iterations being emitted are the steady state
+  /// (span .. trip-1), where every unit runs: no predicates, and units that
+  /// write an accumulator wait only for its dot (BodyUnit::predicatedWait).
+  bool steady = false;
   /// The registers of A the last register-A dot passed to its wgmmas; and,
   /// per such dot of this kernel iteration (its position among the dots),
   /// those registers, tied through the wait that retires its group so that
@@ -499,8 +503,11 @@ void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
   for (const Release &r : releases)
   {
     Value src = e.sub(kit, e.c32(r.delta));
-    Value valid = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
-                         e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+    // Steady kernel iterations span .. trip-1 release sources in range.
+    Value valid = steady && r.delta >= 0 && r.delta <= p.cMax - p.cMin
+                      ? arith::ConstantIntOp::create(e.b, e.loc, 1, 1).getResult()
+                      : e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                               e.cmp(CmpIPredicate::slt, src, frame.trip.count));
     frame.release(e, p.rings[r.ring], e.add(curBase, src), valid, ctid);
   }
 }
@@ -508,9 +515,11 @@ void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   Value stamp = frame.probes ? frame.probes->start(e) : Value(); // TimelineProbes.h
   Value src = e.sub(kit, e.c32(u.off));
-  Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
-                         e.cmp(CmpIPredicate::slt, src, frame.trip.count));
-  if (u.wait >= 0) {
+  Value inRange = steady ? arith::ConstantIntOp::create(e.b, e.loc, 1, 1).getResult()
+                         : e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                                  e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+  int wait = steady ? u.wait : u.predicatedWait;
+  if (wait >= 0) {
     // Tie the dot results this unit reads through the wait.
     SmallVector<Value> regs;
     int dotsIssued = 0;
@@ -520,7 +529,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       dotsIssued += b.dot ? 1 : 0;
     }
     SmallVector<Value> aRegs;
-    retireA(u.wait, dotsIssued, aRegs);
+    retireA(wait, dotsIssued, aRegs);
     SmallVector<std::pair<Value, int64_t>> where;
     for (Value v : u.tied) {
       auto [def, back] = p.resolve(v, u);
@@ -530,7 +539,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     }
     size_t ownRegs = regs.size();
     regs.append(aRegs.begin(), aRegs.end());
-    SmallVector<Value> tied = e.wgmmaWaitTie(u.wait, regs);
+    SmallVector<Value> tied = e.wgmmaWaitTie(wait, regs);
     tied.resize(ownRegs);
     unsigned k = 0;
     for (auto [def, back] : where) {
@@ -562,6 +571,8 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     if (!used)
       continue;
     exports.push_back(r);
+    if (steady)
+      continue; // never predicated off
     if (u.dot && !isZeroSplat(u.dot.getAcc())) {
       curSrc = src;
       local.clear();
@@ -585,10 +596,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   // to be tied at the wait that retires its group.
   bool registerA = u.dot && !u.dot.getA().getDefiningOp<LoadOp>() && !p.localOf(u.dot.getA());
   int64_t aCount = registerA ? geom.rowBlocks * (u.dot.getK() / 16) * 4 : 0;
-  size_t exportCount = prev.size();
-  for (int64_t i = 0; i < aCount; ++i)
-    prev.push_back(LLVM::UndefOp::create(e.b, e.loc, e.i32()));
-  ValueRange results = e.ifYield(inRange, prev, [&]() -> SmallVector<Value> {
+  auto run = [&]() -> SmallVector<Value> {
     local.clear();
     curSrc = src;
     if (u.dot)
@@ -607,14 +615,28 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     }
     local.clear();
     return flat;
-  });
+  };
+  size_t exportCount = 0;
+  for (Value v : exports)
+    exportCount += storageCount(v);
+  // Steady state: no branch (ptxas keeps a wgmma pipeline only where every
+  // wgmma of a stage is issued unconditionally).
+  SmallVector<Value> results;
+  if (steady) {
+    results = run();
+  } else {
+    for (int64_t i = 0; i < aCount; ++i)
+      prev.push_back(LLVM::UndefOp::create(e.b, e.loc, e.i32()));
+    assert(prev.size() == exportCount + aCount && "a predicated-off value per export");
+    results = llvm::to_vector(e.ifYield(inRange, prev, run));
+  }
   if (registerA)
     inFlightA.push_back(
         {u.dotPos, SmallVector<Value>(results.begin() + exportCount, results.end())});
   unsigned k = 0;
   for (Value v : exports) {
     int64_t n = storageCount(v);
-    cur[v] = fromStorage(v, results.slice(k, n));
+    cur[v] = fromStorage(v, ArrayRef<Value>(results).slice(k, n));
     k += n;
   }
   if (u.dot)
@@ -793,8 +815,17 @@ void ConsumerEmitter::emitKernelLoop() {
     e.ifThen(e.land(runs, e.cmp(CmpIPredicate::eq, cwg, e.c32(1))),
              [&] { e.namedBarrierArrive(e.c32(kTeamTurnBarrier), 256); });
   }
-  auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), last, e.c32(1), inits);
-  {
+  // Kernel iterations 0 .. last-1 in up to three loops: the prologue
+  // (before every unit has a source iteration), the steady state (span ..
+  // trip-1: every unit runs, nothing predicated), the epilogue (after the
+  // first units ran out); the last kernel iteration is peeled below. With
+  // few iterations the steady loop is empty and the others take them all.
+  int64_t span = p.cMax - p.cMin;
+  Value steadyLo = arith::MinSIOp::create(e.b, e.loc, e.c32(span), last);
+  Value steadyHi = arith::MaxSIOp::create(
+      e.b, e.loc, steadyLo, arith::MinSIOp::create(e.b, e.loc, frame.trip.count, last));
+  auto kernelLoop = [&](Value lo, Value hi, ValueRange carried, bool isSteady) {
+    auto kloop = scf::ForOp::create(e.b, e.loc, lo, hi, e.c32(1), carried);
     OpBuilder::InsertionGuard guard(e.b);
     if (!kloop.getBody()->empty())
       kloop.getBody()->getTerminator()->erase();
@@ -806,9 +837,20 @@ void ConsumerEmitter::emitKernelLoop() {
                                     e.sub(last, e.c32(1))),
                               e.cmp(CmpIPredicate::eq, someTrip,
                                     arith::ConstantIntOp::create(e.b, e.loc, 0, 1)));
+    steady = isSteady;
     emitKernelIteration(kloop.getInductionVar(), kloop.getRegionIterArgs());
+    steady = false;
     scf::YieldOp::create(e.b, e.loc, carriedYields());
-  }
+    return SmallVector<Value>(kloop.getResults());
+  };
+  // A span of 0 has no prologue or epilogue; a span of 1 no epilogue loop
+  // (its one epilogue iteration is the peeled one).
+  SmallVector<Value> carried(inits);
+  if (span > 0)
+    carried = kernelLoop(e.c32(0), steadyLo, carried, false);
+  carried = kernelLoop(steadyLo, steadyHi, carried, true);
+  if (span > 1)
+    carried = kernelLoop(steadyHi, last, carried, false);
 
   // The last kernel iteration, when the loop has iterations at all (else
   // its results are its inits: every unit would be predicated off).
@@ -824,7 +866,7 @@ void ConsumerEmitter::emitKernelLoop() {
       [&]() -> SmallVector<Value> {
         if (p.staggered)
           finalIteration = arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
-        emitKernelIteration(last, kloop.getResults());
+        emitKernelIteration(last, carried);
         // Source iteration trip-1 of a unit at stage offset o ran
         // (span - o) kernel iterations before this last one.
         SmallVector<Value> flat;

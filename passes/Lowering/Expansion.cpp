@@ -12,7 +12,8 @@
 // (an empty one when predicated off), so the group a value comes from is a
 // static distance back; each reader of a dot result waits with
 // wgmma.wait_group for exactly that group, leaving later ones in flight. A
-// unit that writes a dot's accumulator input runs with no group in flight,
+// unit that writes a dot's accumulator input runs once that dot's groups
+// retired (and, where it may be predicated off, with no group in flight),
 // and a dot result crossing the loop's back edge other than into its own
 // dot's accumulator is retired by a wait that closes the iteration: both
 // keep ptxas from serializing the wgmma pipeline.
@@ -187,16 +188,27 @@ LogicalResult Expander::planWaits() {
         if (!llvm::is_contained(u.tied, use.get()))
           u.tied.push_back(use.get());
       }
-    // A unit that writes a dot's accumulator input runs with no wgmma in
-    // flight: ptxas serializes every wgmma when other instructions define
-    // accumulator registers while a group is outstanding.
+    // A unit that writes a dot's accumulator input runs once that dot's
+    // latest group retired (its registers are the accumulator). Where the
+    // unit may be predicated off, with no wgmma in flight at all: ptxas
+    // serializes every wgmma of the kernel (C7515) when an instruction
+    // defines accumulator registers while a group is outstanding and a
+    // wgmma of that stage is issued under a branch; the steady-state kernel
+    // iterations issue every dot unconditionally (ConsumerLoop.cpp).
+    bool writesAccumulator = false;
     if (!u.dot)
       for (Operation *op : u.ops)
         for (OpOperand &use : op->getResult(0).getUses())
-          if (isa<DotOp>(use.getOwner()) && use.getOperandNumber() == 2)
-            need = 0;
+          if (auto written = dyn_cast<DotOp>(use.getOwner());
+              written && use.getOperandNumber() == 2) {
+            writesAccumulator = true;
+            int d = p.bodyIndexOf(written);
+            int64_t latest = d < &u - p.body.data() ? groupOf(d, 0) : groupOf(d, 1);
+            need = std::min<int64_t>(need, std::max<int64_t>(committed - latest - 1, 0));
+          }
     if (need != INT64_MAX)
       u.wait = need;
+    u.predicatedWait = writesAccumulator ? 0 : u.wait;
     if (u.dot)
       ++committed;
   }

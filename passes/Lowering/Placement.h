@@ -92,6 +92,11 @@ struct BodyUnit {
   // wgmma.wait_group before the unit (-1: none), the dot results it reads
   // that the wait ties, and the releases that wait allows.
   int wait = -1;
+  /// The wait where the unit may be predicated off (the prologue and
+  /// epilogue kernel iterations, Expansion.cpp): 0 for a unit that writes a
+  /// dot's accumulator input, else `wait`. Never weaker than `wait`, at the
+  /// same units, so the releases planned from `wait` hold under it too.
+  int predicatedWait = -1;
   llvm::SmallVector<mlir::Value> tied;
   llvm::SmallVector<Release> releases;
   /// Releases after the unit (its register reads of rings are done).
