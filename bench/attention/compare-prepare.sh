@@ -28,6 +28,10 @@ bundle d64 "$A/attention_fwd_d64.mlir" --size H=32
 bundle d128-cp0 "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_dot0_s2.json"
 bundle d64-cp0 "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_dot0_s2.json"
 bundle d64-cp "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_dot1_s3.json"
+# FlashAttention-3's order: the rescale with MMA0(i+1) in flight, the softmax under MMA1(i).
+bundle d128-early "$A/attention_fwd_d128.mlir" --schedule "$S/attention_cp_mul_early.json"
+bundle d128c-early "$A/attention_fwd_d128_causal.mlir" --schedule "$S/attention_cp_mul_early.json"
+bundle d64-early "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_mul_early.json"
 # GEMMs whose epilogue is a large share (the staging writes: stmatrix).
 [ -n "${NO_GEMM:-}" ] || {
   bundle gemm-pgrouped-4096 "$A/persistent_gemm_grouped.mlir" --size M=4096 --size N=4096 --size K=4096
