@@ -104,5 +104,8 @@ void stagecraft::lowering::planLocalRingWaits(KernelPlan &p) {
     if (d.dotPos < committed)
       pending = 0;
     w.wait = w.wait < 0 ? static_cast<int>(pending) : std::min<int>(w.wait, pending);
+    // The same in the predicated kernel iterations (BodyUnit::predicatedWait).
+    w.predicatedWait = w.predicatedWait < 0 ? static_cast<int>(pending)
+                                            : std::min<int>(w.predicatedWait, pending);
   }
 }
