@@ -14,7 +14,8 @@ mkdir -p "$OUT_DIR"
 { date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv; } > "$OUT_DIR/device.txt" 2>&1
 ATTN="attn_d128 attn_d128_cp_dot1_s3 attn_d128_176keys_cp_near attn_d128_causal_cp_dot1_s3
       attn_d128_causal_176keys_cp_near attn_d64 attn_d64_192rows attn_d64_192rows_ahead2
-      attn_d64_causal attn_d64_causal_192rows attn_d64_causal_192rows_ahead2"
+      attn_d64_causal attn_d64_causal_192rows attn_d64_causal_192rows_ahead2
+      attn_d128_176keys_early_near attn_d128_causal_176keys_early_near attn_d64_early"
 GEMM="gemm-8192 persistent_gemm_grouped-8192 persistent_gemm_grouped-4096 persistent_gemm_grouped-8000x8064x4000"
 run() { # round bundle
   local line

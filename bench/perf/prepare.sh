@@ -35,6 +35,10 @@ bundle attn_d64_causal_192rows "$A/attention_fwd_d64_causal_192rows.mlir"
 bundle attn_d64_causal_192rows_ahead2 "$A/attention_fwd_d64_causal_192rows.mlir" --schedule "$S/attention_loads_ahead2.json"
 bundle attn_d128_176keys_cp_near "$A/attention_fwd_d128_176keys.mlir" --schedule "$S/attention_cp_dot1_s3_near.json"
 bundle attn_d128_causal_176keys_cp_near "$A/attention_fwd_d128_causal_176keys.mlir" --schedule "$S/attention_cp_dot1_s3_near.json"
+# FlashAttention-3's order (the rescale under MMA0(i+1), the softmax under MMA1(i)).
+bundle attn_d128_176keys_early_near "$A/attention_fwd_d128_176keys.mlir" --schedule "$S/attention_cp_mul_early_near.json"
+bundle attn_d128_causal_176keys_early_near "$A/attention_fwd_d128_causal_176keys.mlir" --schedule "$S/attention_cp_mul_early_near.json"
+bundle attn_d64_early "$A/attention_fwd_d64.mlir" --size H=32 --schedule "$S/attention_cp_mul_early.json"
 bundle attn_d64_causal "$A/attention_fwd_d64_causal.mlir" --size H=32
 bundle persistent_attn_d128 "$A/persistent_attention_fwd_d128.mlir"
 # Staggered consumers (FA3's ping-pong of the two consumer warp groups).
