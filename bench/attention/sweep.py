@@ -46,6 +46,10 @@ SCHEDULES = {
     "cp-dot1-s3": sched_ordered({"loadK": 0, "loadV": 1, "MMA0": 2, "Softmax": 2, "MUL": 2, "MMA1": 3},
                                 ["MMA0", "MMA1", "Softmax", "MUL", "loadK", "loadV"]),
 }
+# FlashAttention-3's order: MMA0(i+1), the rescale of O with MMA0 in flight, MMA1(i), the
+# softmax of i+1 under MMA1 (assets/schedules/attention_cp_mul_early.json).
+with open(os.path.join(ROOT, "assets", "schedules", "attention_cp_mul_early.json")) as _f:
+    SCHEDULES["cp-mul-early"] = json.load(_f)
 # FA3's warp-group ping-pong (consumers take turns at their MMAs each iteration;
 # docs/schedule-format.md "consumers") on the default and the best schedule.
 for _name in ("default", "cp-dot1-s3"):
