@@ -53,20 +53,22 @@ struct HopperModel {
   /// What one SM's TMA can take when fewer SMs stream (a grid smaller than
   /// the GPU): the L2's bandwidth is shared by the SMs that have CTAs, up
   /// to this per-SM limit (bytes per cycle).
-  double loadBytesPerCycleMax = 60.39;
+  double loadBytesPerCycleMax = 62.31;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 774.5;
+  double loadLatencyCycles = 683.5;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 34.9;
+  double syncLatencyCycles = 97.88;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.9692;
+  double mathEfficiency = 0.607;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 1.072;
-  /// Per CTA: launch, barrier init, setmaxnreg, the first waits (cycles).
+  double tensorMathInterference = 0.2622;
+  /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
+  /// first waits (cycles). A CTA taking the slot of a finished one does not
+  /// pay it (Simulator.cpp).
   double ctaOverheadCycles = 4234.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
@@ -77,7 +79,7 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 62.58;
+  double wgmmaLatencyCycles = 103.2;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

@@ -67,9 +67,12 @@ struct UnitWork {
   /// Dots: the units whose result is this dot's accumulator input (the
   /// hardware chains wgmma on one accumulator: no wait between them).
   std::vector<std::string> accumulatesOnto;
-  /// The unit's result is a dot's accumulator input: the lowering runs it
-  /// with no wgmma group in flight (ptxas would serialize wgmma otherwise).
+  /// The unit's result is a dot's accumulator input (those dots' units): in
+  /// the steady state the lowering waits for those dots' latest groups, in
+  /// the predicated kernel iterations for every group (ptxas would serialize
+  /// wgmma otherwise; passes/Lowering/Expansion.cpp).
   bool writesAccumulator = false;
+  std::vector<std::string> accumulatorOf;
 
   double dotFlops() const {
     double f = 0;

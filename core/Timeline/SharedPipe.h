@@ -1,13 +1,17 @@
-//===- SharedPipe.h - a pipe the warp groups share in equal parts -*- C++ -*-===//
+//===- SharedPipe.h - a pipe the warp groups share -------------*- C++ -*-===//
 //
 // The SM's tensor cores and CUDA cores as the model sees them: every warp
 // group keeps its own queue of jobs (wgmma groups run in order within a warp
-// group), and the jobs at the heads of the queues progress together, each at
-// 1/n of the pipe's rate when n are running. That is how two consumer warp
-// groups share an SM: each has one warp on each sub-partition, and the
-// sub-partition's tensor core and ALUs alternate between them, so two
-// wgmma groups issued together finish together, at half speed each, rather
-// than one after the other. (Internal to core/Timeline.)
+// group). On the CUDA cores the jobs at the heads of the queues progress
+// together, each at 1/n of the pipe's rate when n are running: the
+// sub-partition's ALUs alternate between the warps of two warp groups
+// instruction by instruction. The tensor cores take wgmma groups in the order
+// they were issued (FirstIssued): two groups issued together finish one after
+// the other, so two consumer warp groups that start together drift half an
+// MMA apart and one's softmax runs under the other's MMA, as the H100's
+// measured timelines show (bench/results/timeline-measured-h100-2026-11-23-
+// run3: the consumers of the attention kernel one MMA0 apart). Sharing in
+// equal parts kept them in lock step for ever. (Internal to core/Timeline.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H
@@ -24,10 +28,13 @@ namespace stagecraft::timeline {
 
 class SharedPipe {
 public:
+  enum class Order { Together, FirstIssued };
+  explicit SharedPipe(Order order = Order::Together) : order_(order) {}
+
   struct Done {
     uint64_t id;
     int owner;
-    double start; // when it reached the head of its queue
+    double start; // when it reached the head of its queue (FirstIssued: began running)
     double end;
   };
 
@@ -35,7 +42,7 @@ public:
   uint64_t submit(double t, int owner, double work) {
     advance(t);
     std::deque<Job> &q = queues_[owner];
-    q.push_back({nextId_, work, q.empty() ? t : -1.0});
+    q.push_back({nextId_, work, q.empty() && order_ == Order::Together ? t : -1.0});
     ++version_;
     return nextId_++;
   }
@@ -45,6 +52,8 @@ public:
     int n = active();
     if (n == 0)
       return std::numeric_limits<double>::infinity();
+    if (order_ == Order::FirstIssued)
+      return last_ + std::max(0.0, first()->remaining) / rate_;
     double least = std::numeric_limits<double>::infinity();
     for (const auto &[owner, q] : queues_)
       if (!q.empty())
@@ -70,7 +79,7 @@ public:
       while (!q.empty() && q.front().remaining <= kEpsilon) {
         done.push_back({q.front().id, owner, q.front().start, t});
         q.pop_front();
-        if (!q.empty())
+        if (!q.empty() && order_ == Order::Together)
           q.front().start = t;
       }
     }
@@ -98,13 +107,28 @@ private:
     double remaining;
     double start;
   };
+  /// The head issued first (ids rise with issue).
+  const Job *first() const {
+    const Job *f = nullptr;
+    for (const auto &[owner, q] : queues_)
+      if (!q.empty() && (!f || q.front().id < f->id))
+        f = &q.front();
+    return f;
+  }
   void advance(double t) {
     int n = active();
     if (n > 0 && t > last_) {
-      double each = (t - last_) * rate_ / n;
-      for (auto &[owner, q] : queues_)
-        if (!q.empty())
-          q.front().remaining -= each;
+      if (order_ == Order::FirstIssued) {
+        Job *f = const_cast<Job *>(first());
+        if (f->start < 0)
+          f->start = last_; // it starts running now
+        f->remaining -= (t - last_) * rate_;
+      } else {
+        double each = (t - last_) * rate_ / n;
+        for (auto &[owner, q] : queues_)
+          if (!q.empty())
+            q.front().remaining -= each;
+      }
       if (!busy_.empty() && busy_.back().second >= last_ - kEpsilon)
         busy_.back().second = t;
       else
@@ -113,6 +137,7 @@ private:
     last_ = std::max(last_, t);
   }
 
+  Order order_;
   std::map<int, std::deque<Job>> queues_;
   double last_ = 0;
   double rate_ = 1;

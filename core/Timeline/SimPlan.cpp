@@ -157,6 +157,9 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     p.boxes = std::max<int64_t>(1, w.loadBoxes);
     p.storeBytes = static_cast<double>(w.storeBytes) * share;
     p.writesAccumulator = w.writesAccumulator;
+    for (const std::string &name : w.accumulatorOf)
+      if (int d = g.findUnit(name); d >= 0)
+        p.accumulatorOf.push_back(static_cast<unsigned>(d));
     for (const DotWork &d : w.dots) {
       p.dotCycles += model.dotCycles(d, share);
       p.wgmmaInstr += model.wgmmaInstructions(d, share);

@@ -40,6 +40,7 @@ struct UnitPlan {
   };
   std::vector<DotDep> dotDeps; // dot results it reads (not as an accumulator)
   bool writesAccumulator = false;
+  std::vector<unsigned> accumulatorOf; // the dots whose accumulator it writes
   /// A dot whose result crosses the kernel loop's back edge into anything
   /// but its own accumulator: retired at the end of the iteration.
   bool carriedRetire = false;

@@ -272,20 +272,26 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   int64_t slots = model.sms * resident;
   double total = 0;
   bool uniform = durations.size() == 1;
+  // The launch's set-up (ctaOverheadCycles: the launch, barrier set-up, the
+  // first waits) is paid once per slot: a CTA that takes a slot a finished
+  // CTA left starts without the launch's latency.
+  double relaunch = model.ctaOverheadCycles;
   if (uniform) {
     int64_t rounds = (out.ctas + slots - 1) / slots;
-    total = rounds * durations.begin()->second;
+    total = rounds * durations.begin()->second - (rounds - 1) * relaunch;
   } else {
     std::priority_queue<double, std::vector<double>, std::greater<double>> free;
     for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)
       free.push(0);
+    int64_t launched = 0;
     for (const CtaRun &r : costs.ctas) {
       double d = durations[r.passes * r.trip];
       for (int64_t c = 0; c < r.count; ++c) {
         double t = free.top();
         free.pop();
-        free.push(t + d);
-        total = std::max(total, t + d);
+        double e = t + d - (launched++ >= slots ? relaunch : 0.0);
+        free.push(e);
+        total = std::max(total, e);
       }
     }
   }

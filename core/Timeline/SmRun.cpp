@@ -153,6 +153,10 @@ private:
   /// ... and hands it to the other warp group after its last dot.
   void handOver(int cta, int wg);
   bool retireThrough(int cta, int wg, int64_t index, const std::string &reason);
+  /// Before a unit that writes a dot's accumulator: in the steady state
+  /// (every unit runs) the latest group of each such dot, elsewhere every
+  /// group, as the lowering waits (passes/Lowering/Expansion.cpp).
+  bool retireAccumulators(int cta, int wg, unsigned u);
   /// Retires the groups of the dot results unit `p` reads in registers (not
   /// as its accumulator) at iteration `i`; false while one is in flight.
   bool retireDotInputs(int cta, int wg, const UnitPlan &p, int64_t i);
@@ -183,7 +187,7 @@ private:
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t seq_ = 0;
   std::map<Key, std::vector<std::pair<int, int>>> waiters_;
-  SharedPipe tensor_, math_;
+  SharedPipe tensor_{SharedPipe::Order::FirstIssued}, math_;
   uint64_t tensorScheduled_ = UINT64_MAX, mathScheduled_ = UINT64_MAX;
   std::map<uint64_t, std::pair<int, int>> tensorJobs_; // job -> (cta, wg)
   std::map<uint64_t, std::pair<unsigned, int64_t>> tensorJobUnit_;
@@ -300,6 +304,24 @@ bool SmRun::retireDotInputs(int cta, int wg, const UnitPlan &p, int64_t i) {
     if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[d.dot].name + " result"))
       return false;
   }
+  return true;
+}
+
+bool SmRun::retireAccumulators(int cta, int wg, unsigned u) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  const UnitPlan &p = plan_.units[u];
+  bool steady = r.k >= plan_.wgs[wg].span && r.k < trip_ && !p.accumulatorOf.empty();
+  if (!steady)
+    return retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1,
+                         "every wgmma before " + g_.units[u].name + " (it writes an accumulator)");
+  for (unsigned d : p.accumulatorOf)
+    for (int64_t j = static_cast<int64_t>(r.groups.size()) - 1; j >= 0; --j)
+      if (r.groups[j].unit == d) {
+        if (!retireThrough(cta, wg, j, g_.units[d].name + " (" + g_.units[u].name +
+                                           " writes its accumulator)"))
+          return false;
+        break;
+      }
   return true;
 }
 
@@ -449,9 +471,7 @@ bool SmRun::stepCompute(int cta, int wg, unsigned u, int64_t i) {
   if (r.phase == 1) {
     if (!retireDotInputs(cta, wg, p, i))
       return false;
-    if (p.writesAccumulator && !r.groups.empty() &&
-        !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1,
-                       "every wgmma before " + g_.units[u].name + " (it writes an accumulator)"))
+    if (p.writesAccumulator && !r.groups.empty() && !retireAccumulators(cta, wg, u))
       return false;
     for (unsigned l : p.loadInputs) {
       double ready = ctas_[cta].loads[l].ready[i];

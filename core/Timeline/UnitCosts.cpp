@@ -424,8 +424,12 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       return;
     Value acc = throughIterArg(accIn, loop);
     if (Operation *def = acc.getDefiningOp())
-      if (auto it = unitOf.find(def); it != unitOf.end() && !isa<DotOp, DotScaledOp>(def))
-        costs.units[it->second].writesAccumulator = true;
+      if (auto it = unitOf.find(def); it != unitOf.end() && !isa<DotOp, DotScaledOp>(def)) {
+        UnitWork &w = costs.units[it->second];
+        w.writesAccumulator = true;
+        if (auto dotUnit = unitOf.find(op); dotUnit != unitOf.end())
+          w.accumulatorOf.push_back(costs.units[dotUnit->second].name);
+      }
   });
 
   // Before and after the loop (the loop's own body excluded).
