@@ -27,47 +27,58 @@
 
 using namespace llvm;
 
-static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"), cl::Required);
+// The tool's own options: --help lists these, not every LLVM option linked in.
+static cl::OptionCategory toolOptions("stagecraft-compile options");
+static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"), cl::Required,
+                                  cl::cat(toolOptions));
 static cl::opt<std::string> output("o", cl::desc("Bundle directory to write"),
-                                   cl::value_desc("dir"));
+                                   cl::value_desc("dir"), cl::cat(toolOptions));
 static cl::opt<std::string> schedule("schedule", cl::desc("Schedule JSON to apply"),
-                                     cl::value_desc("file"));
+                                     cl::value_desc("file"), cl::cat(toolOptions));
 static cl::list<std::string> sizes("size", cl::desc("Problem size, NAME=VALUE (repeatable)"),
-                                   cl::value_desc("NAME=VALUE"));
-static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (default: the only one)"));
+                                   cl::value_desc("NAME=VALUE"), cl::cat(toolOptions));
+static cl::opt<std::string> kernel("kernel", cl::desc("Kernel to compile (default: the only one)"),
+                                   cl::cat(toolOptions));
 static cl::opt<std::string> tileOrder(
     "tile-order",
     cl::desc("Set a persistent kernel's tile order first (tile-set-tile-order): row-major, "
              "column-major or grouped:G (G tile rows per group)"),
-    cl::value_desc("order"));
-static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"));
-static cl::opt<std::string> target(
-    "target", cl::desc("GPU: sm_90a (Hopper, default) or sm_100a (Blackwell: compile-only, "
-                       "no runner here)"),
-    cl::value_desc("sm_90a|sm_100a"), cl::init("sm_90a"));
-static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"));
-static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"));
-static cl::opt<std::string> exportDir(
-    "export", cl::desc("Also write the kernel as a Python package + C++ header (docs/export.md)"),
-    cl::value_desc("dir"));
-static cl::opt<std::string> measured(
-    "measured", cl::desc("A stagecraft-run result of this kernel, for the export's README"),
-    cl::value_desc("result.json"));
+    cl::value_desc("order"), cl::cat(toolOptions));
+static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"), cl::cat(toolOptions));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("GPU: sm_90a (Hopper, default) or sm_100a (Blackwell: compile-only, "
+                    "no runner here)"),
+           cl::value_desc("sm_90a|sm_100a"), cl::init("sm_90a"), cl::cat(toolOptions));
+static cl::opt<std::string> ptxas("ptxas", cl::desc("ptxas to use"), cl::value_desc("path"),
+                                  cl::cat(toolOptions));
+static cl::opt<bool> quiet("q", cl::desc("Print nothing on success"), cl::cat(toolOptions));
+static cl::opt<std::string>
+    exportDir("export",
+              cl::desc("Also write the kernel as a Python package + C++ header (docs/export.md)"),
+              cl::value_desc("dir"), cl::cat(toolOptions));
+static cl::opt<std::string>
+    measured("measured",
+             cl::desc("A stagecraft-run result of this kernel, for the export's README"),
+             cl::value_desc("result.json"), cl::cat(toolOptions));
 static cl::opt<bool> withTimeline(
     "with-timeline",
     cl::desc("Also write the instrumented kernel for measured timelines (timeline.ptx, "
-             "timeline.cubin, the manifest's \"timeline\"; stagecraft-run --trace)"));
+             "timeline.cubin, the manifest's \"timeline\"; stagecraft-run --trace)"),
+    cl::cat(toolOptions));
 static cl::opt<int64_t> timelineCtas(
     "timeline-ctas",
     cl::desc("With --with-timeline: how many CTAs, spread over the grid, record events "
              "(default 4)"),
-    cl::init(4));
-static cl::opt<std::string> timelineFile(
-    "timeline", cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
-    cl::value_desc("file"));
+    cl::init(4), cl::cat(toolOptions));
+static cl::opt<std::string>
+    timelineFile("timeline",
+                 cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
+                 cl::value_desc("file"), cl::cat(toolOptions));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Stagecraft: loop IR to a kernel bundle\n");
 
   auto source = MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/true);

@@ -40,19 +40,26 @@
 using namespace llvm;
 using namespace stagecraft;
 
-static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"));
+// The tool's own options: --help lists these, not every LLVM option linked in.
+static cl::OptionCategory toolOptions("stagecraft-timeline options");
+static cl::opt<std::string> input(cl::Positional, cl::desc("<input.mlir>"), cl::cat(toolOptions));
 static cl::opt<std::string> scheduleFile("schedule", cl::desc("Schedule JSON to apply"),
-                                         cl::value_desc("file"));
+                                         cl::value_desc("file"), cl::cat(toolOptions));
 static cl::list<std::string> sizeArgs("size", cl::desc("Problem size, NAME=VALUE (repeatable)"),
-                                      cl::value_desc("NAME=VALUE"));
-static cl::opt<std::string> paramsFile("params", cl::desc("Model parameters (JSON) overriding the calibrated ones"),
-                                       cl::value_desc("file"));
-static cl::opt<std::string> traceFile("trace", cl::desc("Write the predicted timeline (Chrome trace-event JSON)"),
-                                      cl::value_desc("file"));
-static cl::opt<std::string> batchFile("batch", cl::desc("Predict every configuration of a JSON array"),
-                                      cl::value_desc("file"));
-static cl::opt<bool> jsonOut("json", cl::desc("Print the prediction as one JSON object"));
-static cl::opt<bool> printParams("print-params", cl::desc("Print the model parameters and exit"));
+                                      cl::value_desc("NAME=VALUE"), cl::cat(toolOptions));
+static cl::opt<std::string>
+    paramsFile("params", cl::desc("Model parameters (JSON) overriding the calibrated ones"),
+               cl::value_desc("file"), cl::cat(toolOptions));
+static cl::opt<std::string>
+    traceFile("trace", cl::desc("Write the predicted timeline (Chrome trace-event JSON)"),
+              cl::value_desc("file"), cl::cat(toolOptions));
+static cl::opt<std::string> batchFile("batch",
+                                      cl::desc("Predict every configuration of a JSON array"),
+                                      cl::value_desc("file"), cl::cat(toolOptions));
+static cl::opt<bool> jsonOut("json", cl::desc("Print the prediction as one JSON object"),
+                             cl::cat(toolOptions));
+static cl::opt<bool> printParams("print-params", cl::desc("Print the model parameters and exit"),
+                                 cl::cat(toolOptions));
 
 namespace {
 
@@ -300,6 +307,7 @@ int batch(const timeline::HopperModel &model) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stagecraft: predicted timeline of a schedule (no codegen)\n");
   timeline::HopperModel model;
