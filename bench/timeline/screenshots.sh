@@ -6,7 +6,7 @@
 #   bash bench/timeline/screenshots.sh [RESULTS_DIR] [OUT_DIR]
 #
 # RESULTS_DIR holds <asset>--<schedule>.measured.json (default: the committed H100 run,
-# bench/results/timeline-measured-h100-2026-11-23-run3/r1); OUT_DIR gets <asset>--<schedule>.png
+# bench/results/timeline-measured-h100-2026-11-23-run4/r1); OUT_DIR gets <asset>--<schedule>.png
 # (default docs/timeline). Needs build/bin/stagecraft (ninja -C build stagecraft) and xvfb-run;
 # no GPU: the predicted lanes are the app's own, the measured ones the files'. Each picture is
 # the command
@@ -15,7 +15,7 @@
 # and fails when the app refuses the trace (another kernel or schedule) or a PNG is 500 KB or more.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-RESULTS=${1:-$ROOT/bench/results/timeline-measured-h100-2026-11-23-run3/r1}
+RESULTS=${1:-$ROOT/bench/results/timeline-measured-h100-2026-11-23-run4/r1}
 OUT=${2:-$ROOT/docs/timeline}
 APP=$ROOT/build/bin/stagecraft
 [ -x "$APP" ] || { echo "no $APP: build it (ninja -C build stagecraft)"; exit 2; }
