@@ -77,7 +77,8 @@ public:
     std::vector<Done> done;
     for (auto &[owner, q] : queues_) {
       while (!q.empty() && q.front().remaining <= kEpsilon) {
-        done.push_back({q.front().id, owner, q.front().start, t});
+        // A job of no work never ran: it starts and ends now.
+        done.push_back({q.front().id, owner, q.front().start < 0 ? t : q.front().start, t});
         q.pop_front();
         if (!q.empty() && order_ == Order::Together)
           q.front().start = t;

@@ -6,6 +6,7 @@
 // not under test are zero.
 //
 //===----------------------------------------------------------------------===//
+#include "core/Timeline/SharedPipe.h"
 #include "core/Timeline/Simulator.h"
 #include "core/Timeline/TimelineTrace.h"
 
@@ -398,3 +399,37 @@ TEST(TimelineSim, ChosenRegisterBudgetsSetTheLaunchCountAndOccupancy) {
 }
 
 } // namespace
+
+TEST(TimelineSharedPipe, TensorCoresRunGroupsInIssueOrderCudaCoresShare) {
+  // Tensor cores: owner 0's group (50 cycles) issued first runs 0-50, owner
+  // 1's 50-100, owner 0's next (20, issued at 10) 100-120 whatever its queue.
+  SharedPipe tensor(SharedPipe::Order::FirstIssued);
+  uint64_t a = tensor.submit(0, 0, 50);
+  uint64_t b = tensor.submit(0, 1, 50);
+  uint64_t c = tensor.submit(10, 0, 20);
+  std::map<uint64_t, std::pair<double, double>> spans;
+  for (int step = 0; step < 3; ++step) {
+    double t = tensor.nextCompletion();
+    for (const SharedPipe::Done &d : tensor.complete(t))
+      spans[d.id] = {d.start, d.end};
+  }
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_NEAR(spans[a].first, 0, 1e-9);
+  EXPECT_NEAR(spans[a].second, 50, 1e-9);
+  EXPECT_NEAR(spans[b].first, 50, 1e-9);
+  EXPECT_NEAR(spans[b].second, 100, 1e-9);
+  EXPECT_NEAR(spans[c].first, 100, 1e-9);
+  EXPECT_NEAR(spans[c].second, 120, 1e-9);
+  // A group of no work starts and ends when it completes.
+  uint64_t z = tensor.submit(130, 2, 0);
+  std::vector<SharedPipe::Done> done = tensor.complete(130);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].id, z);
+  EXPECT_NEAR(done[0].start, 130, 1e-9);
+  // CUDA cores: two jobs of 50 issued together share the pipe, both end at 100.
+  SharedPipe math;
+  math.submit(0, 0, 50);
+  math.submit(0, 1, 50);
+  EXPECT_NEAR(math.nextCompletion(), 100, 1e-9);
+  EXPECT_EQ(math.complete(100).size(), 2u);
+}
