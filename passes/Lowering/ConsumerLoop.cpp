@@ -513,8 +513,10 @@ void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
 }
 
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
-  Value stamp = frame.probes ? frame.probes->start(e) : Value(); // TimelineProbes.h
   Value src = e.sub(kit, e.c32(u.off));
+  std::optional<TimelineProbes::Stamp> stamp; // TimelineProbes.h
+  if (frame.probes)
+    stamp = frame.probes->start(e, u.unit, e.add(curBase, src));
   Value inRange = steady ? arith::ConstantIntOp::create(e.b, e.loc, 1, 1).getResult()
                          : e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
                                   e.cmp(CmpIPredicate::slt, src, frame.trip.count));
@@ -555,7 +557,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
         e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
                  [&] { frame.produce(e, r, e.add(curBase, src), src); });
     if (frame.probes) // recorded by the thread that issues it
-      frame.probes->record(e, stamp, u.unit, e.add(curBase, src),
+      frame.probes->record(e, *stamp,
                            e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))));
     return;
   }
@@ -643,7 +645,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     e.wgmmaCommit(); // also when predicated off: group counts stay static
   emitReleases(u.releasesAfter, kit);
   if (frame.probes)
-    frame.probes->record(e, stamp, u.unit, e.add(curBase, src), inRange);
+    frame.probes->record(e, *stamp, inRange);
 }
 
 void ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {

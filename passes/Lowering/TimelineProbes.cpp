@@ -15,6 +15,18 @@ constexpr int64_t kHeaderBytes = 16, kRecordBytes = 24;
 
 Value i64Of(Emitter &e, Value v32) { return arith::ExtUIOp::create(e.b, e.loc, e.i64(), v32); }
 
+/// A side-effecting inline asm (kept where it is: around the wgmma it times)
+/// with one result of `result` type, or none for a null type.
+Value inlineAsm(Emitter &e, Type result, ValueRange operands, StringRef text,
+                StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      e.b, e.loc, result ? TypeRange{result} : TypeRange{}, operands, e.b.getStringAttr(text),
+      e.b.getStringAttr(constraints), e.b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(e.b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return result ? op.getResult(0) : Value();
+}
+
 Value byteAt(Emitter &e, Value base, Value offset64) {
   return LLVM::GEPOp::create(e.b, e.loc, base.getType(), e.b.getI8Type(), base,
                              ValueRange{offset64});
@@ -96,21 +108,20 @@ void TimelineProbes::enter(Emitter &e, Value consumer, Value thread) {
   region = byteAt(e, buffer, e.mul(i64Of(e, index), e.c64(kHeaderBytes + kRecordBytes * capacity)));
 }
 
-Value TimelineProbes::start(Emitter &e) {
-  // One asm, no branch: the stamp in recording threads, 0 elsewhere.
+TimelineProbes::Stamp TimelineProbes::start(Emitter &e, unsigned unit, Value iteration) {
+  // One asm each, no branch: the stamp in recording threads, 0 elsewhere;
+  // the tag {unit, iteration} (little-endian: the record's two 32-bit words).
   Value flag = arith::ExtUIOp::create(e.b, e.loc, e.i32(), recording);
-  auto op = LLVM::InlineAsmOp::create(
-      e.b, e.loc, e.i64(), ValueRange{flag},
-      e.b.getStringAttr("{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\nmov.u64 $0, 0;\n"
-                        "@p mov.u64 $0, %globaltimer;\n}"),
-      e.b.getStringAttr("=l,r"), e.b.getUnitAttr(), UnitAttr(),
-      LLVM::TailCallKindAttr::get(e.b.getContext(), LLVM::TailCallKind::None),
-      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  return op.getResult(0);
+  Value time = inlineAsm(e, e.i64(), ValueRange{flag},
+                         "{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\nmov.u64 $0, 0;\n"
+                         "@p mov.u64 $0, %globaltimer;\n}",
+                         "=l,r");
+  Value tag = inlineAsm(e, e.i64(), ValueRange{e.c32(unit), iteration}, "mov.b64 $0, {$1, $2};",
+                        "=l,r,r");
+  return {time, tag};
 }
 
-void TimelineProbes::record(Emitter &e, Value start, unsigned unit, Value iteration,
-                            Value when) {
+void TimelineProbes::record(Emitter &e, const Stamp &stamp, Value when) {
   // One asm with predicated stores, no branch: a branch here splits the block
   // between a wgmma and the wait that retires it, and the copies LLVM places
   // for the registers live across it made ptxas inject a warpgroup.wait
@@ -121,15 +132,11 @@ void TimelineProbes::record(Emitter &e, Value start, unsigned unit, Value iterat
   Value at = byteAt(e, region, e.add(e.c64(kHeaderBytes), e.mul(i64Of(e, n), e.c64(kRecordBytes))));
   Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64(), at);
   Value flag = arith::ExtUIOp::create(e.b, e.loc, e.i32(), keep);
-  LLVM::InlineAsmOp::create(
-      e.b, e.loc, TypeRange{}, ValueRange{flag, addr, start, e.c32(unit), iteration},
-      e.b.getStringAttr("{\n.reg .pred p;\n.reg .u64 t;\nsetp.ne.b32 p, $0, 0;\n"
-                        "@p mov.u64 t, %globaltimer;\n@p st.global.u64 [$1], $2;\n"
-                        "@p st.global.u64 [$1+8], t;\n@p st.global.u32 [$1+16], $3;\n"
-                        "@p st.global.u32 [$1+20], $4;\n}"),
-      e.b.getStringAttr("r,l,l,r,r"), e.b.getUnitAttr(), UnitAttr(),
-      LLVM::TailCallKindAttr::get(e.b.getContext(), LLVM::TailCallKind::None),
-      LLVM::AsmDialectAttr::get(e.b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  inlineAsm(e, Type(), ValueRange{flag, addr, stamp.time, stamp.tag},
+            "{\n.reg .pred p;\n.reg .u64 t;\nsetp.ne.b32 p, $0, 0;\n"
+            "@p mov.u64 t, %globaltimer;\n@p st.global.u64 [$1], $2;\n"
+            "@p st.global.u64 [$1+8], t;\n@p st.global.u64 [$1+16], $3;\n}",
+            "r,l,l,l");
   // Counted past the capacity too: the runner reports the overflow.
   LLVM::StoreOp::create(e.b, e.loc, e.add(n, arith::ExtUIOp::create(e.b, e.loc, e.i32(), on)),
                         counter);

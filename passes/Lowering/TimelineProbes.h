@@ -51,12 +51,18 @@ public:
   /// else the consumer warp group's index (i32); `thread` the thread's index
   /// in its role (the consumer-relative one for consumers).
   void enter(hopper::Emitter &e, mlir::Value consumer, mlir::Value thread);
-  /// A unit's start stamp (0 in threads that do not record).
-  mlir::Value start(hopper::Emitter &e);
+  /// A unit's start: its stamp (0 in threads that do not record) and its
+  /// {unit, iteration} as one 64-bit word, both made here, before the unit's
+  /// wgmma. (Storing after a wgmma a register made before it, one its asm
+  /// also read, made ptxas inject a warpgroup.wait (C7517) into the probed
+  /// copy: the sampled CTAs ran slower and the kernel with them.)
+  struct Stamp {
+    mlir::Value time, tag;
+  };
+  Stamp start(hopper::Emitter &e, unsigned unit, mlir::Value iteration);
   /// Appends {start, now, unit, iteration} when this thread records and
   /// `when` (i1) holds.
-  void record(hopper::Emitter &e, mlir::Value start, unsigned unit, mlir::Value iteration,
-              mlir::Value when);
+  void record(hopper::Emitter &e, const Stamp &stamp, mlir::Value when);
   /// The header {count, %smid}, at the end of the warp group's code.
   void finish(hopper::Emitter &e);
 

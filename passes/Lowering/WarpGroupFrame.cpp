@@ -265,12 +265,14 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
       Value src = e.sub(kit, e.c32(off));
       Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
                              e.cmp(CmpIPredicate::slt, src, trip.count));
-      Value stamp = probes ? probes->start(e) : Value();
+      std::optional<TimelineProbes::Stamp> stamp;
+      if (probes)
+        stamp = probes->start(e, u, e.add(baseIter, src));
       for (const Ring &r : plan.rings)
         if (r.unit == u)
           e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
       if (probes)
-        probes->record(e, stamp, u, e.add(baseIter, src), inRange);
+        probes->record(e, *stamp, inRange);
     }
   });
 }

@@ -25,11 +25,15 @@
 // CHECK: nvvm.setmaxregister decrease
 // CHECK: %[[C2416:.*]] = arith.constant 2416 : i64
 // CHECK: llvm.getelementptr %[[BUF]]
-// Each load unit: a stamp before (0 outside the recording threads), the
-// issue, then the record {start, end, unit, iteration} while there is room,
-// the count either way: one asm of predicated stores, no branch (a branch
-// between a wgmma and its wait made ptxas inject a warpgroup.wait).
+// Each load unit: a stamp before (0 outside the recording threads) and the
+// tag {unit, iteration} packed into one 64-bit register there too, the
+// issue, then the record {start, end, tag} while there is room, the count
+// either way: one asm of predicated stores, no branch (a branch between a
+// wgmma and its wait, or a store after a wgmma of the registers made from
+// the unit's iteration, made ptxas inject a warpgroup.wait).
 // CHECK: llvm.inline_asm has_side_effects {{.*}}@p mov.u64 $0, %globaltimer;
+// CHECK: %[[UNIT0:.*]] = arith.constant 0 : i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.b64 $0, {$1, $2};", "=l,r,r" %[[UNIT0]], %{{.*}} : (i32, i32) -> i64
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: %[[ON:.*]] = arith.andi
 // CHECK-NEXT: %[[N0:.*]] = llvm.load %[[COUNTER]]
@@ -38,7 +42,7 @@
 // CHECK-NEXT: %[[KEEP:.*]] = arith.andi %[[ON]], %[[ROOM]]
 // CHECK-NOT: scf.if
 // CHECK: %[[FLAG:.*]] = arith.extui %[[KEEP]] : i1 to i32
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"{\0A.reg .pred p;\0A.reg .u64 t;\0Asetp.ne.b32 p, $0, 0;\0A@p mov.u64 t, %globaltimer;\0A@p st.global.u64 [$1], $2;\0A@p st.global.u64 [$1+8], t;\0A@p st.global.u32 [$1+16], $3;\0A@p st.global.u32 [$1+20], $4;\0A}", "r,l,l,r,r" %[[FLAG]]
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"{\0A.reg .pred p;\0A.reg .u64 t;\0Asetp.ne.b32 p, $0, 0;\0A@p mov.u64 t, %globaltimer;\0A@p st.global.u64 [$1], $2;\0A@p st.global.u64 [$1+8], t;\0A@p st.global.u64 [$1+16], $3;\0A}", "r,l,l,l" %[[FLAG]]
 // CHECK-NEXT: %[[INC:.*]] = arith.extui %[[ON]] : i1 to i32
 // CHECK-NEXT: %[[N1:.*]] = arith.addi %[[N0]], %[[INC]]
 // CHECK-NEXT: llvm.store %[[N1]], %[[COUNTER]]
@@ -53,9 +57,10 @@
 // CHECK: nvvm.setmaxregister increase
 // CHECK: arith.constant 128 : i32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}%globaltimer
+// CHECK: %[[UNIT2:.*]] = arith.constant 2 : i32
+// CHECK: "mov.b64 $0, {$1, $2};", "=l,r,r" %[[UNIT2]]
 // CHECK: wgmma.mma_async
-// CHECK: arith.constant 2 : i32
-// CHECK: @p st.global.u32 [$1+16], $3;
+// CHECK: @p st.global.u64 [$1+16], $3;
 // CHECK: nvvm.read.ptx.sreg.smid
 
 // The kernel itself has none of it.
