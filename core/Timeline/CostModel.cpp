@@ -43,10 +43,12 @@ double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
   return std::max(byRate, byIssue);
 }
 
-double HopperModel::loadShare(int64_t activeSMs) const {
-  if (activeSMs <= 0 || activeSMs >= sms)
+double HopperModel::loadShare(int64_t activeCtas, int64_t perSm) const {
+  perSm = std::max<int64_t>(1, perSm);
+  if (activeCtas <= 0 || activeCtas >= sms * perSm)
     return loadBytesPerCycle;
-  double share = loadBytesPerCycle * static_cast<double>(sms) / static_cast<double>(activeSMs);
+  double share = loadBytesPerCycle * static_cast<double>(sms * perSm) /
+                 static_cast<double>(activeCtas);
   return std::max(loadBytesPerCycle, std::min(share, loadBytesPerCycleMax));
 }
 

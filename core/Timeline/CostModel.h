@@ -92,7 +92,11 @@ struct HopperModel {
   /// TMA transfer time of `bytes` at this SM's share of the bandwidth.
   double transferCycles(double bytes) const { return bytes / loadBytesPerCycle; }
   /// This SM's share of the L2 bandwidth when `activeSMs` SMs have CTAs.
-  double loadShare(int64_t activeSMs) const;
+  /// One SM's share of the L2 bandwidth (bytes per cycle) while
+  /// `activeCtas` CTAs stream, this SM holding `perSm` of them: all of the
+  /// base share when every SM is as full, more (up to the per-SM limit) when
+  /// the others hold fewer.
+  double loadShare(int64_t activeCtas, int64_t perSm = 1) const;
 
   double nsPerCycle() const { return 1.0 / clockGHz; }
 

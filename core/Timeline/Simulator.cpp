@@ -101,11 +101,12 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // CTAs resident together on an SM: no more than the grid spreads there.
   int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(out.ctasPerSM, (out.ctas + model.sms - 1) / model.sms));
-  // A grid smaller than the GPU leaves SMs idle: the L2 bandwidth is shared
-  // by the SMs that have CTAs (the block scheduler spreads CTAs over SMs
-  // first), each up to its own limit.
+  // A grid smaller than the GPU's slots leaves SMs idle or part full: the
+  // L2 bandwidth is shared by the CTAs that stream (the block scheduler
+  // spreads CTAs over SMs first), each SM up to its own limit. (144 CTAs of
+  // two per SM on 132 SMs: the 12 SMs with two take more than the others'.)
   HopperModel sm = model;
-  sm.loadBytesPerCycle = model.loadShare(std::min<int64_t>(model.sms, out.ctas));
+  sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();

@@ -284,6 +284,34 @@ TEST(TimelineSim, SmsWithoutCtasLeaveTheirL2ShareToTheOthers) {
   EXPECT_NEAR(three.totalNs, 2 * 10 * 250, 1e-6);
 }
 
+TEST(TimelineSim, PartFullSmsTakeTheL2ShareOfTheirCtas) {
+  // Two SMs of two CTA slots, one byte per cycle per SM when all four slots
+  // stream, at most two per SM. Three CTAs: the SM with two has 2 * 2/3 of
+  // the GPU's two bytes per cycle, the other 2/3 (worked out by hand).
+  HopperModel m = roundModel();
+  m.sms = 2;
+  m.loadBytesPerCycleMax = 2.0;
+  EXPECT_NEAR(m.loadShare(3, 2), 4.0 / 3.0, 1e-12);
+  EXPECT_NEAR(m.loadShare(4, 2), 1.0, 1e-12); // every slot streams
+  EXPECT_NEAR(m.loadShare(1, 1), 2.0, 1e-12); // one SM alone: its limit
+  EXPECT_NEAR(m.loadShare(2, 1), 1.0, 1e-12);
+  // The launch: three CTAs of two per SM finish sooner than if the SM
+  // holding two had only its full-GPU share.
+  LoadDot k(10);
+  k.costs.ctas = {CtaRun{1, 10, 3}};
+  SimOptions o;
+  o.registersPerThread = 255; // two CTAs per SM (128 threads)
+  ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
+  Prediction shared = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, o);
+  ASSERT_TRUE(shared.ok) << shared.error;
+  EXPECT_EQ(shared.ctasPerSM, 2);
+  HopperModel flat = m;
+  flat.loadBytesPerCycleMax = 1.0;
+  Prediction full = predict(k.graph, schedule(0, 1, 0), r, k.costs, flat, o);
+  ASSERT_TRUE(full.ok) << full.error;
+  EXPECT_LT(shared.totalNs, full.totalNs);
+}
+
 TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
   LoadDot k(6);
   Prediction p = k.run(schedule(0, 0, 1));
