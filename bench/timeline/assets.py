@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Predicted and measured timelines of the GEMM and attention assets, two schedules each.
 
-  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration]   # build machine
+  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration|wider]   # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
   bench/timeline/assets.py list                                          # the configurations
@@ -10,7 +10,10 @@
 explain from TFLOP/s alone (docs/timeline.md, "What is not met"): attention d128 and d64 under
 the default, cp-dot0-s2 and cp-dot1-s3 schedules; the 128x128 GEMM with loads three and four
 stages ahead (the same shared memory); the 128x256 GEMM's single-group MMA wait 0 and 1 and the
-warp-specialized wait 0.
+warp-specialized wait 0. `--set wider` takes kernels beyond those families under the IR's own
+schedule (persistent, ping-pong, persistent attention, fp8, mxfp8, the loop of bench/unseen,
+partial tiles): whether the probes follow every lowering. A measured TFLOP/s is reported only
+for a kernel whose output the runner verified in the same run.
 
 `compile` compiles each (asset, schedule) with `stagecraft-compile --with-timeline`, writing
 the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
@@ -61,14 +64,40 @@ CALIBRATION = [
                         ("gemm", "ws-ahead2-wait0"))
 ]
 
+# Kernels beyond the two asset families, with the IR's own schedule: persistent (one and two
+# consumer tiles, ping-pong), persistent attention, fp8 and block-scaled dots, a loop no asset
+# contains (bench/unseen), and partial tiles. Their traces check that the probes follow every
+# lowering, not only the ones the model was calibrated on.
+UNSEEN = os.path.join(ROOT, "bench", "unseen", "swiglu_dual_gemm.mlir")
+PARTIAL = {"M": 1000, "N": 1048, "K": 528}
+WIDER = [
+    ("persistent_gemm", "ir", None, GEMM_8192),
+    ("persistent_gemm_pingpong", "ir", None, GEMM_8192),
+    ("persistent_attention_fwd_d128", "ir", None, ATTENTION["attention_fwd_d128"]),
+    ("fp8_gemm", "ir", None, GEMM_8192),
+    ("mxfp8_gemm", "ir", None, GEMM_8192),
+    (UNSEEN, "ir", None, {"M": 4096, "N": 4096, "K": 4096}),
+    (UNSEEN, "partial", None, PARTIAL),
+    ("gemm", "partial", None, PARTIAL),
+    ("attention_fwd_d64_causal", "s1000", None, {"B": 2, "H": 8, "S": 1000}),
+]
+
+
+def source_of(asset):
+    """An asset's name, or a path to any loop's IR: (IR file, name for the bundle)."""
+    if os.sep in asset:
+        return asset, os.path.splitext(os.path.basename(asset))[0]
+    return os.path.join(ROOT, "assets", asset + ".mlir"), asset
+
 
 def compile_all(out, configs, ctas=4):
     os.makedirs(out, exist_ok=True)
     compiler = os.path.join(ROOT, "build", "bin", "stagecraft-compile")
     index = []
     for asset, name, sched, sizes in configs:
+        ir, asset = source_of(asset)
         bundle = os.path.join(out, f"{asset}--{name}")
-        cmd = [compiler, os.path.join(ROOT, "assets", asset + ".mlir"), "-o", bundle, "--with-timeline",
+        cmd = [compiler, ir, "-o", bundle, "--with-timeline",
                "--timeline", bundle + ".predicted.json", f"--timeline-ctas={ctas}"] + [f"--size={k}={v}" for k, v in sizes.items()]
         if sched:
             cmd += ["--schedule", sched]
@@ -128,10 +157,15 @@ def run_all(bundles, runner, out, max_overhead):
         else:
             print(f"FAIL: {name}: no trace: {t.get('error') or r.get('error')}")
             status = 1
-        rows.append((e["asset"], e["schedule"], r.get("tflops"), predicted.get("predicted_tflops"),
+        checks = r.get("checks") or []
+        verified = r.get("status") == "ok" and bool(checks) and all(c.get("passed") for c in checks)
+        if not verified:
+            print(f"FAIL: {name}: the kernel's output is not verified ({r.get('status')}: {r.get('error')})")
+            status = 1
+        rows.append((e["asset"], e["schedule"], r.get("tflops") if verified else None, predicted.get("predicted_tflops"),
                      measured, predicted.get("iteration_ns"), predicted.get("bound"), t.get("overhead"),
                      t.get("error")))
-    lines = ["| kernel | schedule | measured TFLOP/s | predicted | measured iteration | predicted | bound (predicted) | probe overhead |",
+    lines = ["| kernel | schedule | measured TFLOP/s (verified) | predicted | measured iteration | predicted | bound (predicted) | probe overhead |",
              "|---|---|---|---|---|---|---|---|"]
     for asset, sched, meas, pred, mi, pi, bound, overhead, err in rows:
         f = lambda x, fmt: fmt.format(x) if isinstance(x, (int, float)) else "-"
@@ -158,9 +192,9 @@ def main():
     ap.add_argument("--ctas", type=int, default=4,
                     help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
-    ap.add_argument("--set", choices=["assets", "calibration"], default="assets")
+    ap.add_argument("--set", choices=["assets", "calibration", "wider"], default="assets")
     a = ap.parse_args()
-    configs = CALIBRATION if a.set == "calibration" else CONFIGS
+    configs = {"calibration": CALIBRATION, "wider": WIDER}.get(a.set, CONFIGS)
     if a.mode == "compile":
         compile_all(a.out, configs, a.ctas)
         return 0
