@@ -481,6 +481,7 @@ FIT = {  # name: (low, high)
     "cta_overhead_cycles": (200, 20000),
     "tensor_math_interference": (0.01, 3.0),
     "wgmma_latency_cycles": (1, 2000),
+    "wgmma_issue_queue": (0.25, 32),
 }
 
 

@@ -84,6 +84,7 @@ const Field kFields[] = {
     {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},
     {"issue_cycles", &HopperModel::issueCycles},
     {"wgmma_latency_cycles", &HopperModel::wgmmaLatencyCycles},
+    {"wgmma_issue_queue", &HopperModel::wgmmaIssueQueue},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
 };
 } // namespace

@@ -53,19 +53,19 @@ struct HopperModel {
   /// What one SM's TMA can take when fewer SMs stream (a grid smaller than
   /// the GPU): the L2's bandwidth is shared by the SMs that have CTAs, up
   /// to this per-SM limit (bytes per cycle).
-  double loadBytesPerCycleMax = 62.31;
+  double loadBytesPerCycleMax = 58.53;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 683.5;
+  double loadLatencyCycles = 603.2;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 97.88;
+  double syncLatencyCycles = 118.1;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.607;
+  double mathEfficiency = 0.6576;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 0.2622;
+  double tensorMathInterference = 0.4529;
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
@@ -79,7 +79,14 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 103.2;
+  double wgmmaLatencyCycles = 10.22;
+  /// wgmma instructions the tensor cores take ahead of the one running: a
+  /// warp group issuing a group stays in its issue until everything issued
+  /// before it, and all but this many of its own instructions, have started
+  /// (the H100's traces: issuing a 4-instruction MMA0 takes 96-160 ns while
+  /// the other consumer's MMA runs, not a few cycles). 0: the issue never
+  /// waits.
+  double wgmmaIssueQueue = 2.894;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

@@ -89,6 +89,19 @@ public:
     return done;
   }
 
+  /// Work (cycles at full rate) still to run before job `id` starts: the
+  /// remaining work of every job issued before it (FirstIssued), or of the
+  /// jobs ahead of it in its owner's queue (Together).
+  double workAhead(uint64_t id) const {
+    double w = 0;
+    for (const auto &[owner, q] : queues_)
+      for (const Job &j : q)
+        if (j.id < id && (order_ == Order::FirstIssued || owns(q, id)))
+          w += std::max(0.0, j.remaining);
+    return w;
+  }
+  double rate() const { return rate_; }
+
   int active() const {
     int n = 0;
     for (const auto &[owner, q] : queues_)
@@ -108,6 +121,12 @@ private:
     double remaining;
     double start;
   };
+  static bool owns(const std::deque<Job> &q, uint64_t id) {
+    for (const Job &j : q)
+      if (j.id == id)
+        return true;
+    return false;
+  }
   /// The head issued first (ids rise with issue).
   const Job *first() const {
     const Job *f = nullptr;

@@ -444,7 +444,16 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
     r.groupOf[u][i] = static_cast<int64_t>(r.groups.size());
     r.groups.push_back({u, i, static_cast<int64_t>(job), kUnknown});
     pipesChanged(r.now);
-    r.now += m_.issueCycles * std::max<int64_t>(1, p.wgmmaInstr / 4);
+    double issued = r.now + m_.issueCycles * std::max<int64_t>(1, p.wgmmaInstr / 4);
+    if (m_.wgmmaIssueQueue > 0 && p.wgmmaInstr > 0 && tensor_.rate() > 0) {
+      // The issue returns once all but wgmmaIssueQueue of its instructions
+      // have started (CostModel.h).
+      double perInstruction = p.dotCycles / static_cast<double>(p.wgmmaInstr);
+      double before = tensor_.workAhead(job) + p.dotCycles - m_.wgmmaIssueQueue * perInstruction;
+      if (before > 0)
+        issued = std::max(issued, r.now + before / tensor_.rate());
+    }
+    r.now = issued;
     r.phase = 3;
   }
   zone(cta, wg, u, i, r.unitStart, r.now);

@@ -35,6 +35,7 @@ HopperModel roundModel() {
   m.ctaOverheadCycles = 0;
   m.wgmmaMinCycles = 0;
   m.wgmmaLatencyCycles = 0;
+  m.wgmmaIssueQueue = 0; // issuing never waits for the tensor cores
   m.tensorEfficiency = 1.0;
   m.tensorFlopsPerCycle = 2.0 * 64 * 64 * 16 / 50.0;
   m.mathEfficiency = 1.0;
@@ -312,6 +313,35 @@ TEST(TimelineSim, PartFullSmsTakeTheL2ShareOfTheirCtas) {
   EXPECT_LT(shared.totalNs, full.totalNs);
 }
 
+TEST(TimelineSim, IssuingAGroupWaitsForTheTensorCoresToTakeIt) {
+  // One warp group, unpipelined, a dot of four wgmma (K = 64: 4 x 50
+  // cycles). The load is ready at 200 (100 streaming + 100 latency); the
+  // dot runs 200-400 and its wait 0 frees the buffer: 400 per iteration
+  // either way. With a queue of one instruction the issue returns when the
+  // last instruction starts (350), so the dot's zone (from the unit's start,
+  // its data wait included) ends there, not at 200.
+  LoadDot k(6);
+  k.graph.units[1].flops = 2 * 64 * 64 * 64;
+  k.costs.units[1].dots[0].k = 64;
+  HopperModel m = roundModel();
+  auto dotZone = [&](const Prediction &p) {
+    for (const Zone &z : p.timeline.zones)
+      if (z.unit == 1 && z.iteration == 3 && p.timeline.rows[z.row].kind == RowKind::Consumer)
+        return z;
+    return Zone{};
+  };
+  Prediction free = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(free.ok) << free.error;
+  EXPECT_NEAR(free.iterationNs, 400, 1e-6);
+  m.wgmmaIssueQueue = 1;
+  Prediction queued = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(queued.ok) << queued.error;
+  EXPECT_NEAR(queued.iterationNs, 400, 1e-6);
+  Zone a = dotZone(free), b = dotZone(queued);
+  EXPECT_NEAR(a.end - a.start, 200, 1e-6);
+  EXPECT_NEAR(b.end - b.start, 350, 1e-6);
+}
+
 TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
   LoadDot k(6);
   Prediction p = k.run(schedule(0, 0, 1));
@@ -461,3 +491,23 @@ TEST(TimelineSharedPipe, TensorCoresRunGroupsInIssueOrderCudaCoresShare) {
   EXPECT_NEAR(math.nextCompletion(), 100, 1e-9);
   EXPECT_EQ(math.complete(100).size(), 2u);
 }
+
+TEST(TimelineSharedPipe, WorkAheadOfAGroupIsWhatWasIssuedBeforeIt) {
+  // In issue order: owner 0's 50 (running since 0), owner 1's 30, owner 0's
+  // 20. At 10, ahead of the last: 40 + 30; of owner 1's: 40; of the first: 0.
+  SharedPipe tensor(SharedPipe::Order::FirstIssued);
+  uint64_t a = tensor.submit(0, 0, 50);
+  uint64_t b = tensor.submit(0, 1, 30);
+  uint64_t c = tensor.submit(10, 0, 20);
+  EXPECT_NEAR(tensor.workAhead(a), 0, 1e-9);
+  EXPECT_NEAR(tensor.workAhead(b), 40, 1e-9);
+  EXPECT_NEAR(tensor.workAhead(c), 70, 1e-9);
+  // Shared in equal parts, only a warp group's own queue is ahead of it.
+  SharedPipe math;
+  math.submit(0, 0, 50);
+  uint64_t other = math.submit(0, 1, 30);
+  uint64_t mine = math.submit(0, 0, 20);
+  EXPECT_NEAR(math.workAhead(other), 0, 1e-9);
+  EXPECT_NEAR(math.workAhead(mine), 50, 1e-9);
+}
+
