@@ -1,6 +1,7 @@
 # lit configuration for Stagecraft's dialect, pass and tool tests.
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -14,6 +15,8 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in",
 
 config.substitutions.append(("%assets", os.path.join(config.stagecraft_src_root, "assets")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%bench", os.path.join(config.stagecraft_src_root, "bench")))
+config.substitutions.append(("%python", sys.executable))
 
 path = [config.stagecraft_tools_dir, config.llvm_tools_dir]
 if config.cuda_bin_dir:
