@@ -450,8 +450,14 @@ bool SmRun::stepDot(int cta, int wg, unsigned u, int64_t i) {
       // have started (CostModel.h).
       double perInstruction = p.dotCycles / static_cast<double>(p.wgmmaInstr);
       double before = tensor_.workAhead(job) + p.dotCycles - m_.wgmmaIssueQueue * perInstruction;
-      if (before > 0)
-        issued = std::max(issued, r.now + before / tensor_.rate());
+      double taken = r.now + before / tensor_.rate();
+      if (before > 0 && taken > issued) {
+        // A wait like the others: the bound's detail can name it.
+        if (cta == 0)
+          result_.waits.push_back({issued, taken, "the tensor cores to take " + g_.units[u].name,
+                                   plan_.wgs[wg].computes});
+        issued = taken;
+      }
     }
     r.now = issued;
     r.phase = 3;

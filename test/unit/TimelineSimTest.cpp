@@ -340,6 +340,16 @@ TEST(TimelineSim, IssuingAGroupWaitsForTheTensorCoresToTakeIt) {
   Zone a = dotZone(free), b = dotZone(queued);
   EXPECT_NEAR(a.end - a.start, 200, 1e-6);
   EXPECT_NEAR(b.end - b.start, 350, 1e-6);
+  // Sixteen instructions (K = 256, 800 cycles): the issue waits 750 of the
+  // 1000 per iteration, longer than the data (200), and the bound says so.
+  k.graph.units[1].flops = 2 * 64 * 64 * 256;
+  k.costs.units[1].dots[0].k = 256;
+  Prediction longer = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(longer.ok) << longer.error;
+  EXPECT_NEAR(longer.iterationNs, 1000, 1e-6);
+  EXPECT_EQ(longer.bound, "latency");
+  EXPECT_NE(longer.boundDetail.find("the tensor cores to take MMA"), std::string::npos)
+      << longer.boundDetail;
 }
 
 TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
