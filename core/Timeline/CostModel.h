@@ -50,9 +50,9 @@ struct HopperModel {
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
   double loadBytesPerCycle = 41.27;
-  /// What one SM's TMA can take when fewer SMs stream (a grid smaller than
-  /// the GPU): the L2's bandwidth is shared by the SMs that have CTAs, up
-  /// to this per-SM limit (bytes per cycle).
+  /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
+  /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
+  /// stream, each SM up to this limit (bytes per cycle).
   double loadBytesPerCycleMax = 58.53;
   /// TMA load latency beyond the transfer itself (cycles).
   double loadLatencyCycles = 603.2;
@@ -98,7 +98,6 @@ struct HopperModel {
   double mathCycles(const MathWork &math) const;
   /// TMA transfer time of `bytes` at this SM's share of the bandwidth.
   double transferCycles(double bytes) const { return bytes / loadBytesPerCycle; }
-  /// This SM's share of the L2 bandwidth when `activeSMs` SMs have CTAs.
   /// One SM's share of the L2 bandwidth (bytes per cycle) while
   /// `activeCtas` CTAs stream, this SM holding `perSm` of them: all of the
   /// base share when every SM is as full, more (up to the per-SM limit) when
