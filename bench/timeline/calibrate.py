@@ -38,6 +38,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_script(path, name):
@@ -582,6 +583,34 @@ def summary(table, runs, left_out, noise_level, within, between):
     return "\n".join(out)
 
 
+# The latest measured traces of the calibration set (bench/timeline/assets.py --set calibration).
+UNIT_TRACES = os.path.join(ROOT, "bench", "results", "timeline-overhead-h100-2026-11-23-tag", "r1")
+
+
+def units_section(params):
+    """Per unit and warp group, the model's median duration against the measured traces'
+    (bench/timeline/units.py), predicted with `params`: the bar is about TFLOP/s, this shows
+    which unit a miss comes from."""
+    sys.path.insert(0, HERE)
+    import units
+    with tempfile.TemporaryDirectory() as tmp:
+        pf = os.path.join(tmp, "params.json")
+        with open(pf, "w") as f:
+            json.dump(params, f)
+        rows = units.compare(UNIT_TRACES, pf, tmp)
+    rel = [abs(r[5]) for r in rows if r[5] is not None]
+    consumers = [abs(r[5]) for r in rows if r[5] is not None and r[1].startswith("consumer")]
+    lines = [f"From {os.path.relpath(UNIT_TRACES, ROOT)} (H100), predicted again with these parameters "
+             f"(`bench/timeline/units.py`). Median |predicted / measured - 1|: {100 * statistics.median(rel):.0f}% "
+             f"over {len(rel)} units, {100 * statistics.median(consumers):.0f}% over the consumers' units.", "",
+             "| kernel--schedule | warp group | unit | measured median | predicted median | predicted / measured - 1 |",
+             "|---|---|---|---|---|---|"]
+    for name, wg, unit, mm, pm, r in rows:
+        lines.append(f"| {name} | {wg} | {unit} | {mm:.0f} ns | {pm:.0f} ns | "
+                     f"{f'{100 * r:+.0f}%' if r is not None else '-'} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--params", help="model parameters (JSON); default: the model's built-in values")
@@ -614,6 +643,7 @@ def main():
     text = summary(table, runs, left_out, noise_level, within, between)
     print(ranked + "\n\n" + text)
     if a.table:
+        units = units_section(params)
         # Written whole, then renamed: never half a table.
         tmp = a.table + ".tmp"
         with open(tmp, "w") as f:
@@ -624,6 +654,7 @@ def main():
                     "\n\n## Current lowering, H100: one schedule per kernel and size (error only)\n\n" + single +
                     "\n\n## Superseded lowerings (not part of the bar), per results folder\n\n" + per_folder +
                     "\n\n## Superseded lowerings (not part of the bar), per group\n\n" + old +
+                    "\n\n## Units against the measured traces\n\n" + units +
                     "\n\n## Summary\n\n" + "\n".join("- " + l for l in text.splitlines()) + "\n")
         os.replace(tmp, a.table)
     if a.rows:
