@@ -17,6 +17,7 @@
 #ifndef STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H
 #define STAGECRAFT_CORE_TIMELINE_SHAREDPIPE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -94,10 +95,13 @@ public:
   /// jobs ahead of it in its owner's queue (Together).
   double workAhead(uint64_t id) const {
     double w = 0;
-    for (const auto &[owner, q] : queues_)
+    for (const auto &[owner, q] : queues_) {
+      bool ahead = order_ == Order::FirstIssued ||
+                   std::any_of(q.begin(), q.end(), [&](const Job &j) { return j.id == id; });
       for (const Job &j : q)
-        if (j.id < id && (order_ == Order::FirstIssued || owns(q, id)))
+        if (ahead && j.id < id)
           w += std::max(0.0, j.remaining);
+    }
     return w;
   }
   double rate() const { return rate_; }
@@ -121,12 +125,6 @@ private:
     double remaining;
     double start;
   };
-  static bool owns(const std::deque<Job> &q, uint64_t id) {
-    for (const Job &j : q)
-      if (j.id == id)
-        return true;
-    return false;
-  }
   /// The head issued first (ids rise with issue).
   const Job *first() const {
     const Job *f = nullptr;

@@ -55,7 +55,7 @@ public:
   /// {unit, iteration} as one 64-bit word, both made here, before the unit's
   /// wgmma. (Storing after a wgmma a register made before it, one its asm
   /// also read, made ptxas inject a warpgroup.wait (C7517) into the probed
-  /// copy: the sampled CTAs ran slower and the kernel with them.)
+  /// copy, so the sampled CTAs did not run the plain kernel's pipeline.)
   struct Stamp {
     mlir::Value time, tag;
   };
