@@ -129,7 +129,10 @@ def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "::mlir::ModuleOp"> {
     Option<"timelineCtas", "timeline-ctas", "int64_t", /*default=*/"4",
            "CTAs that record, spread over the grid">,
     Option<"timelineCapacity", "timeline-capacity", "int64_t", /*default=*/"8192",
-           "Records per (CTA, warp group) region; more are counted, not kept">
+           "Records per (CTA, warp group) region; more are counted, not kept">,
+    Option<"timelineTiles", "timeline-tiles", "int64_t", /*default=*/"2",
+           "In a persistent kernel, the tiles a sampled CTA records (its "
+           "first ones; it runs the rest as the plain kernel)">
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",

@@ -124,6 +124,8 @@ trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t
                    trace::Arg::num("instrumented_median_us", facts.instrumentedMedianUs),
                    trace::Arg::num("overhead", facts.overhead),
                    trace::Arg::num("reps", facts.reps)};
+  if (spec.recordedTiles > 0)
+    doc.otherData.push_back(trace::Arg::num("recorded_tiles", double(spec.recordedTiles)));
   for (size_t i = 0; i < t.warnings.size(); ++i)
     doc.otherData.push_back(trace::Arg::str("warning " + std::to_string(i + 1), t.warnings[i]));
   // What the trace belongs to, as the result's trace object says it (added after the first

@@ -37,6 +37,8 @@ struct TimelineSpec {
   std::vector<TimelineWarpGroup> warpGroups;
   std::vector<TimelineUnit> units;
   int64_t capacity = 0;  // records per (CTA, warp group) region
+  // A persistent kernel: each sampled CTA records its first recordedTiles tiles (0: all).
+  int64_t recordedTiles = 0;
 
   static constexpr int64_t kHeaderBytes = 16;
   static constexpr int64_t kRecordBytes = 24;

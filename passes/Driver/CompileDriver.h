@@ -76,6 +76,9 @@ struct CompileOptions {
   /// How many CTAs of the grid record events in the instrumented kernel
   /// (spread over the grid; at least 1).
   int64_t timelineCtas = 4;
+  /// In a persistent kernel, how many tiles (its first) a recording CTA
+  /// records; it runs the rest as the plain kernel (at least 1).
+  int64_t timelineTiles = 2;
   /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
   /// (Blackwell: compile-only here, no runner; docs/compiler.md).
   std::string target = "sm_90a";

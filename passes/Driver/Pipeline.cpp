@@ -37,6 +37,7 @@ std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &opti
   lowering.target = options.target;
   lowering.timeline = timeline;
   lowering.timelineCtas = options.timelineCtas;
+  lowering.timelineTiles = options.timelineTiles;
   return {
       {"tile-lower-to-nvvm",
        [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},

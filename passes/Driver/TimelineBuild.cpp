@@ -30,6 +30,8 @@ bool readDescription(DictionaryAttr d, TimelineDescription &out) {
     return false;
   out.ctas = ctas.getInt();
   out.capacity = capacity.getInt();
+  if (auto tiles = d.getAs<IntegerAttr>("tiles"))
+    out.tiles = tiles.getInt();
   for (Attribute a : groups) {
     auto g = dyn_cast<DictionaryAttr>(a);
     auto role = g ? g.getAs<StringAttr>("role") : StringAttr();

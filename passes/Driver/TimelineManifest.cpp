@@ -39,6 +39,8 @@ std::string stagecraft::timelineManifestObject(const TimelineDescription &d,
                        {"clock", "globaltimer"}, {"sampled_ctas", std::move(ctas)},
                        {"warp_groups", std::move(groups)}, {"units", std::move(units)},
                        {"capacity", d.capacity}};
+  if (d.tiles > 0)
+    o["recorded_tiles"] = d.tiles;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(o));

@@ -28,6 +28,8 @@ struct TimelineDescription {
     int64_t group = 0;
   };
   int64_t ctas = 4, capacity = 0;
+  /// A persistent kernel's tiles recorded per sampled CTA (0: every tile).
+  int64_t tiles = 0;
   std::vector<WarpGroup> warpGroups; // ids are positions
   std::vector<Unit> units;
 };

@@ -36,7 +36,7 @@ namespace {
 
 /// The instrumented variant's settings (TimelineProbes.h); ctas 0: none.
 struct TimelineSettings {
-  int64_t ctas = 0, capacity = 0;
+  int64_t ctas = 0, capacity = 0, tiles = 0;
 };
 
 LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
@@ -59,7 +59,7 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
   hopper::Emitter e(b, kernel.getLoc());
   std::optional<TimelineProbes> probes;
   if (timeline.ctas > 0) {
-    probes.emplace(plan, timeline.ctas, timeline.capacity);
+    probes.emplace(plan, timeline.ctas, timeline.capacity, timeline.tiles);
     probes->install(e, frame);
     frame.probes = &*probes;
   }
@@ -100,13 +100,15 @@ struct TileLowerToNVVMPass
     TimelineSettings probes;
     if (timeline) {
       if (gpu->blackwell() || timelineCtas < 1 || timelineCapacity < 1 ||
-          timelineCapacity > (int64_t(1) << 24)) {
+          timelineCapacity > (int64_t(1) << 24) || timelineTiles < 1) {
         module.emitError("tile-lower-to-nvvm: timeline=true needs target sm_90a, "
-                         "timeline-ctas >= 1 and timeline-capacity in 1..16777216 (got ")
-            << target << ", " << int64_t(timelineCtas) << ", " << int64_t(timelineCapacity) << ")";
+                         "timeline-ctas >= 1, timeline-capacity in 1..16777216 and "
+                         "timeline-tiles >= 1 (got ")
+            << target << ", " << int64_t(timelineCtas) << ", " << int64_t(timelineCapacity)
+            << ", " << int64_t(timelineTiles) << ")";
         return signalPassFailure();
       }
-      probes = {timelineCtas, timelineCapacity};
+      probes = {timelineCtas, timelineCapacity, timelineTiles};
     }
     for (func::FuncOp kernel : kernels)
       if (failed(lowerKernel(kernel, *gpu, probes)))

@@ -96,6 +96,7 @@ void TimelineProbes::install(Emitter &e, WarpGroupFrame &frame) {
   fn->setAttr("stagecraft.timeline",
               b.getDictionaryAttr({b.getNamedAttr("ctas", b.getI64IntegerAttr(ctas)),
                                    b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
+                                   b.getNamedAttr("tiles", b.getI64IntegerAttr(plan.tileLoop ? tiles : 0)),
                                    b.getNamedAttr("warp_groups", b.getArrayAttr(groups)),
                                    b.getNamedAttr("units", b.getArrayAttr(unitAttrs))}));
 }

@@ -39,8 +39,8 @@ class WarpGroupFrame;
 
 class TimelineProbes {
 public:
-  TimelineProbes(const KernelPlan &plan, int64_t ctas, int64_t capacity)
-      : plan(plan), ctas(ctas), capacity(capacity) {}
+  TimelineProbes(const KernelPlan &plan, int64_t ctas, int64_t capacity, int64_t tiles)
+      : plan(plan), ctas(ctas), capacity(capacity), tiles(tiles) {}
 
   /// Adds the event-buffer parameter to the frame's function, the record
   /// counter and this CTA's slot (at the start of the entry block, where
@@ -68,6 +68,9 @@ public:
 
   /// Whether this CTA records (i1, uniform over the CTA).
   mlir::Value isSampled() const { return sampled; }
+  /// In a persistent kernel, the tiles a sampled CTA records (its first
+  /// ones); it runs the others as the plain kernel.
+  int64_t recordedTiles() const { return tiles; }
 
   /// Timeline ids of the warp groups.
   int64_t warpGroups() const;
@@ -75,7 +78,7 @@ public:
 
 private:
   const KernelPlan &plan;
-  int64_t ctas, capacity;
+  int64_t ctas, capacity, tiles;
   mlir::Value counter;              // i32 alloca
   mlir::Value buffer;               // !llvm.ptr<1>
   mlir::Value sampled, slot;        // i1, i32

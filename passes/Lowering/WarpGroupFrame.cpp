@@ -148,7 +148,34 @@ void WarpGroupFrame::forEachTile(Emitter &e,
   scope = base;
   Value lb = scalar(e, tl.getLowerBound()), ub = scalar(e, tl.getUpperBound()),
         step = scalar(e, tl.getStep());
-  auto loop = scf::ForOp::create(e.b, e.loc, lb, ub, step, ValueRange{e.c32(0), e.c32(0)});
+  ValueRange start{e.c32(0), e.c32(0)};
+  if (!probes) {
+    emitTileLoop(e, lb, ub, step, start, body, team);
+    return;
+  }
+  // The instrumented variant of a persistent kernel: the sampled CTAs run
+  // their first tiles with the probes, then the rest as the plain kernel
+  // (in a loop of its own, as the other CTAs run all of theirs). Every CTA
+  // of a persistent kernel runs to the end, so a recording CTA's slowdown
+  // over all of its tiles would be the kernel's (measured on the H100:
+  // +7% to +21%).
+  Value probedEnd = arith::SelectOp::create(
+      e.b, e.loc, probes->isSampled(),
+      arith::MinSIOp::create(e.b, e.loc, ub, e.add(lb, e.mul(step, e.c32(probes->recordedTiles())))),
+      lb);
+  ValueRange after = emitTileLoop(e, lb, probedEnd, step, start, body, team);
+  TimelineProbes *saved = probes;
+  probes = nullptr;
+  emitTileLoop(e, probedEnd, ub, step, after, body, team);
+  probes = saved;
+}
+
+ValueRange WarpGroupFrame::emitTileLoop(Emitter &e, Value lb, Value ub, Value step,
+                                        ValueRange start,
+                                        const std::function<void(Value, Value)> &body,
+                                        Value team) {
+  scf::ForOp tl = plan.tileLoop;
+  auto loop = scf::ForOp::create(e.b, e.loc, lb, ub, step, start);
   OpBuilder::InsertionGuard guard(e.b);
   if (!loop.getBody()->empty())
     loop.getBody()->getTerminator()->erase();
@@ -158,7 +185,9 @@ void WarpGroupFrame::forEachTile(Emitter &e,
   Value baseIter = loop.getRegionIterArgs()[0], tileCount = loop.getRegionIterArgs()[1];
   computeTrip(e);
   Value count = trip.count; // the body may compute more
-  nextTileExists = e.cmp(CmpIPredicate::slt, e.add(loop.getInductionVar(), step), ub);
+  // Whether the block has another tile: against the whole tile loop's end.
+  Value end = scalar(e, tl.getUpperBound());
+  nextTileExists = e.cmp(CmpIPredicate::slt, e.add(loop.getInductionVar(), step), end);
   if (team && plan.teams > 1) {
     // Ping-pong: every team counts every tile's iterations (the rings run
     // across all of them) and works on every `teams`-th tile.
@@ -169,6 +198,7 @@ void WarpGroupFrame::forEachTile(Emitter &e,
   }
   scf::YieldOp::create(e.b, e.loc,
                        ValueRange{e.add(baseIter, count), e.add(tileCount, e.c32(1))});
+  return loop.getResults();
 }
 
 void WarpGroupFrame::emitSetup(Emitter &e) {
@@ -278,7 +308,9 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
 }
 
 void WarpGroupFrame::emitInstrumentedOrPlain(Emitter &e, const std::function<void()> &body) {
-  if (!probes) {
+  // A persistent kernel's sampled CTAs switch after their first tiles
+  // (forEachTile).
+  if (!probes || plan.tileLoop) {
     body();
     return;
   }

@@ -108,10 +108,19 @@ public:
   /// them in the sampled CTAs and without them (`probes` null while it
   /// runs) in the others, so that only the few recording CTAs pay for the
   /// stamps (their volatile asm keeps ptxas from interleaving across units).
+  /// In a persistent kernel, once: forEachTile runs a sampled CTA's first
+  /// TimelineProbes::recordedTiles() tiles with the probes, in a tile loop
+  /// of their own, and the rest in the plain one.
   void emitInstrumentedOrPlain(hopper::Emitter &e, const std::function<void()> &body);
 
 private:
   void emitProducerLoop(hopper::Emitter &e);
+  /// One scf.for over tiles lb, lb + step, ... < ub, carrying {ring base,
+  /// tile count} from `start`; returns them after the loop.
+  mlir::ValueRange emitTileLoop(hopper::Emitter &e, mlir::Value lb, mlir::Value ub,
+                                mlir::Value step, mlir::ValueRange start,
+                                const std::function<void(mlir::Value, mlir::Value)> &body,
+                                mlir::Value team);
 };
 
 } // namespace stagecraft::lowering

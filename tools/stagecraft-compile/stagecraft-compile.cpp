@@ -71,6 +71,11 @@ static cl::opt<int64_t> timelineCtas(
     cl::desc("With --with-timeline: how many CTAs, spread over the grid, record events "
              "(default 4)"),
     cl::init(4), cl::cat(toolOptions));
+static cl::opt<int64_t> timelineTiles(
+    "timeline-tiles",
+    cl::desc("With --with-timeline, in a persistent kernel: how many tiles (their first) the "
+             "recording CTAs record; they run the rest as the plain kernel (default 2)"),
+    cl::init(2), cl::cat(toolOptions));
 static cl::opt<std::string>
     timelineFile("timeline",
                  cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
@@ -98,6 +103,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.timelineCtas = timelineCtas;
+  if (timelineTiles < 1) {
+    llvm::errs() << "error: --timeline-tiles must be at least 1 (got " << timelineTiles << ")\n";
+    return 1;
+  }
+  options.timelineTiles = timelineTiles;
   options.kernel = kernel;
   options.target = target;
   if (!tileOrder.empty()) {
