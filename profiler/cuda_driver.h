@@ -44,6 +44,7 @@ namespace stagecraft::profiler {
   X(cuFuncSetAttribute)                \
   X(cuLaunchKernel)                    \
   X(cuLaunchKernelEx)                  \
+  X(cuOccupancyMaxActiveClusters)      \
   X(cuMemAlloc)                        \
   X(cuMemFree)                         \
   X(cuMemGetInfo)                      \

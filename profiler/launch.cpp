@@ -96,6 +96,35 @@ LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDi
                              std::to_string(info_.maxThreadsPerBlock) + " (registers: " +
                              std::to_string(info_.registersPerThread) + " per thread)");
   setAttributes(function_, device);
+  if (manifest.hasCluster && warnings) {
+    // A cluster's CTAs share a GPC: fewer clusters than SMs / cluster size may fit at once, and
+    // a persistent kernel's clusters beyond them run after the others finish.
+    CUlaunchConfig config{};
+    config.gridDimX = unsigned(manifest.grid[0]);
+    config.gridDimY = unsigned(manifest.grid[1]);
+    config.gridDimZ = unsigned(manifest.grid[2]);
+    config.blockDimX = unsigned(manifest.block[0]);
+    config.blockDimY = unsigned(manifest.block[1]);
+    config.blockDimZ = unsigned(manifest.block[2]);
+    config.sharedMemBytes = unsigned(manifest.dynamicSmemBytes);
+    CUlaunchAttribute dims{};
+    dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    dims.value.clusterDim.x = unsigned(manifest.cluster[0]);
+    dims.value.clusterDim.y = unsigned(manifest.cluster[1]);
+    dims.value.clusterDim.z = unsigned(manifest.cluster[2]);
+    config.attrs = &dims;
+    config.numAttrs = 1;
+    int resident = 0;
+    int64_t clusters = manifest.grid[0] * manifest.grid[1] * manifest.grid[2] /
+                       (manifest.cluster[0] * manifest.cluster[1] * manifest.cluster[2]);
+    if (driver().cuOccupancyMaxActiveClusters(&resident, function_, &config) == CUDA_SUCCESS) {
+      info_.maxActiveClusters = resident;
+      if (resident < clusters)
+        warnings->push_back("only " + std::to_string(resident) + " of the launch's " + std::to_string(clusters) +
+                            " clusters fit on the GPU at once (cuOccupancyMaxActiveClusters): the others start "
+                            "as those finish, a second wave for a persistent kernel");
+    }
+  }
 }
 
 void LoadedBundle::setAttributes(CUfunction f, CUdevice device) {

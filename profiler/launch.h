@@ -20,6 +20,8 @@ struct FunctionInfo {
   int localBytesPerThread = 0;
   int staticSmemBytes = 0;
   int maxThreadsPerBlock = 0;
+  // Clusters that fit on the GPU at once (cuOccupancyMaxActiveClusters); 0 without clusters.
+  int maxActiveClusters = 0;
   std::string moduleSource;  // "cubin" or "ptx"
 };
 

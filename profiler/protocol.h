@@ -89,6 +89,7 @@ struct Result {
   std::vector<int64_t> grid, block, cluster;
   std::optional<int64_t> dynamicSmemBytes;
   std::optional<int> registersPerThread;
+  std::optional<int> maxActiveClusters;  // with clusters: how many fit on the GPU at once
   std::optional<int> localBytesPerThread;  // spills and stack (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
   std::optional<int> staticSmemBytes;
   std::string moduleSource;  // "cubin" or "ptx"

@@ -212,6 +212,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   LoadedBundle bundle(m, request.bundle, cuDevice_, &r.warnings);
   const FunctionInfo &fi = bundle.functionInfo();
   r.registersPerThread = fi.registersPerThread;
+  if (fi.maxActiveClusters > 0) r.maxActiveClusters = fi.maxActiveClusters;
   r.localBytesPerThread = fi.localBytesPerThread;
   r.staticSmemBytes = fi.staticSmemBytes;
   r.moduleSource = fi.moduleSource;

@@ -33,6 +33,7 @@ const char *stagecraft::ruleName(Rule rule) {
   case Rule::SharedMemory: return "shared-memory";
   case Rule::Registers: return "registers";
   case Rule::PingPong: return "pingpong";
+  case Rule::Cluster: return "cluster";
   }
   return "?";
 }
@@ -254,6 +255,10 @@ Consumers stagecraft::effectiveConsumers(const LoopGraph &g, const Schedule &sch
   return schedule.consumers.value_or(g.initialSchedule.consumers.value_or(Consumers::Cooperative));
 }
 
+int64_t stagecraft::effectiveCluster(const LoopGraph &g, const Schedule &schedule) {
+  return schedule.cluster.value_or(g.initialSchedule.cluster.value_or(1));
+}
+
 /// Ping-pong: two consumer warp groups, each with every other tile of a
 /// persistent kernel's tile loop, taking turns at the tensor cores.
 static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Violation> &out) {
@@ -291,6 +296,62 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
                    "{1})",
                    grp, g.warpGroupsOf(grp))
                .str());
+}
+
+/// Clusters: the loads whose box is the same in every CTA of a cluster are
+/// shared (each CTA loads 1/C of the rows and multicasts them), so the CTAs
+/// must run the same iterations, and each shared box must split into parts
+/// of whole 8-row swizzle atoms that a tensor map of its own can load.
+static void checkCluster(const LoopGraph &g, int64_t cluster, ScheduleReport &r) {
+  r.cluster = cluster;
+  if (cluster == 1)
+    return;
+  auto refuse = [&](std::string unit, std::string location, std::string message) {
+    r.violations.push_back({Rule::Cluster, std::move(unit), "", std::move(location),
+                            std::move(message)});
+  };
+  if (cluster != 2 && cluster != 4) {
+    refuse("", g.loopLocation,
+           formatv("a cluster has 1, 2 or 4 CTAs here (got {0})", cluster).str());
+    return;
+  }
+  std::vector<unsigned> shared;
+  for (unsigned u = 0; u < g.units.size(); ++u)
+    if (g.units[u].kind == UnitKind::Load && g.units[u].sameInCluster)
+      shared.push_back(u);
+  if (shared.empty())
+    return; // nothing to share: the summary says so
+  if (!g.clusterVaryingBound.empty()) {
+    refuse("", g.clusterVaryingBoundLocation,
+           formatv("in a cluster of {0} CTAs, {1} is the same in every CTA and is loaded once "
+                   "for all of them, so they must run the same iterations; but {2} differs "
+                   "between them (it depends on tile.cluster_rank or tile.program_id 0): "
+                   "derive it from tile.cluster_id, tile.num_clusters and the sizes",
+                   cluster, g.units[shared.front()].name, g.clusterVaryingBound)
+               .str());
+    return;
+  }
+  for (unsigned u : shared) {
+    const Unit &unit = g.units[u];
+    if (unit.boxRows % (8 * cluster) != 0) {
+      refuse(unit.name, unit.location,
+             formatv("{0} is shared by the cluster's {1} CTAs, each loading 1/{1} of its rows; "
+                     "its {2} rows do not split into parts of a multiple of 8 rows",
+                     unit.name, cluster, unit.boxRows)
+                 .str());
+      continue;
+    }
+    if (!unit.descriptorAlsoUsedAt.empty()) {
+      refuse(unit.name, unit.descriptorAlsoUsedAt,
+             formatv("{0} is shared by the cluster's {1} CTAs, each loading 1/{1} of its rows "
+                     "(its tensor map's box is that part), but the op at {2} uses the same "
+                     "descriptor: give {0} a descriptor of its own",
+                     unit.name, cluster, unit.descriptorAlsoUsedAt)
+                 .str());
+      continue;
+    }
+    r.sharedLoads.push_back(unit.name);
+  }
 }
 
 /// Staggered: the two consumer warp groups of one tile take turns issuing
@@ -648,6 +709,7 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
                    "(wgmma) only",
                    g.units[u].name, p.sched[u].wait)
                .str()});
+  checkCluster(g, effectiveCluster(g, schedule), r);
   checkEdges(g, p, r.violations);
   computeBuffers(g, p, limits, r);
   computeRegisters(g, p, effectiveRegisters(g, schedule), limits, r);
@@ -680,6 +742,15 @@ std::string ScheduleReport::summary() const {
                  g.regsPerThread, g.budget, g.chosen ? ", chosen" : "")
              .str();
   s += warpSpecialized ? "warp specialized: yes\n" : "warp specialized: no\n";
+  if (cluster > 1) {
+    std::string loads;
+    for (const std::string &l : sharedLoads)
+      loads += (loads.empty() ? "" : ", ") + l;
+    s += formatv("cluster: {0} CTAs, {1}\n", cluster,
+                 loads.empty() ? std::string("no load shared")
+                               : "sharing " + loads + " (multicast)")
+             .str();
+  }
   return s;
 }
 

@@ -32,6 +32,7 @@ enum class Rule {
   SharedMemory,
   Registers,
   PingPong,
+  Cluster,
 };
 const char *ruleName(Rule rule);
 
@@ -93,6 +94,12 @@ struct ScheduleReport {
   int64_t launchRegisters = 0;
   /// The consumer arrangement checked (the schedule's, else the kernel's).
   Consumers consumers = Consumers::Cooperative;
+  /// CTAs per cluster (the schedule's, else the kernel's `tile.cluster`), and
+  /// the loads the cluster's CTAs share: each loads 1/cluster of the rows
+  /// and multicasts them; a buffer is free once every CTA's consumers are
+  /// done with it.
+  int64_t cluster = 1;
+  std::vector<std::string> sharedLoads;
   /// The steady-state body in order, e.g. "MMA0(i+1) Softmax(i) MUL(i)".
   std::string steadyState;
   /// Units in body order (by order, then program order).
@@ -110,6 +117,10 @@ OpSchedule effectiveSchedule(const LoopGraph &graph, const Schedule &schedule,
 /// The consumer arrangement in effect: `schedule`'s when it sets one, the
 /// kernel's otherwise.
 Consumers effectiveConsumers(const LoopGraph &graph, const Schedule &schedule);
+
+/// CTAs per cluster in effect: `schedule`'s when it sets one, the kernel's
+/// (`tile.cluster`, 1 without) otherwise.
+int64_t effectiveCluster(const LoopGraph &graph, const Schedule &schedule);
 
 /// The register budgets chosen (by schedule group, 0 = the default share,
 /// trailing 0s dropped): `schedule`'s when it sets them, the kernel's

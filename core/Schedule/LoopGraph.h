@@ -56,6 +56,13 @@ struct Unit {
   int localReader = -1;
   std::string location;      // of its first op
   std::string summary;       // e.g. "tile.reduce, arith.maximumf, ..."
+  /// Loads, for clusters (legality: cluster): whether the box is the same in
+  /// every CTA of a cluster (no coordinate depends on tile.cluster_rank or
+  /// tile.program_id 0), its rows (the second-innermost box dimension), and
+  /// where another op uses its descriptor (empty: nowhere).
+  bool sameInCluster = false;
+  int64_t boxRows = 0;
+  std::string descriptorAlsoUsedAt;
 };
 
 struct Edge {
@@ -86,6 +93,10 @@ struct LoopGraph {
   int64_t epilogueSmemBytes = 0;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
+  /// Clusters: a bound of the pipelined loop or of its tile loop that
+  /// differs between the CTAs of a cluster (e.g. "the tile loop's lower
+  /// bound"), with its location; empty when none does.
+  std::string clusterVaryingBound, clusterVaryingBoundLocation;
   /// Warp groups per schedule group (`tile.warpgroups`); missing groups have 1.
   std::vector<int64_t> warpGroups;
   /// The schedule written in the IR, with defaults for ops that had none.

@@ -68,7 +68,7 @@ bool Schedule::operator==(const Schedule &o) const {
   if (kernel != o.kernel || consumers.value_or(Consumers::Cooperative) !=
                                 o.consumers.value_or(Consumers::Cooperative) || entries_.size() != o.entries_.size())
     return false;
-  if (budgets(*this) != budgets(o))
+  if (budgets(*this) != budgets(o) || cluster.value_or(1) != o.cluster.value_or(1))
     return false;
   for (const ScheduleEntry &e : entries_) {
     const OpSchedule *other = o.find(e.name);
@@ -103,6 +103,9 @@ std::string Schedule::toJson() const {
       out += (i ? ", " : "") + std::to_string(budgets[i]);
     out += "],\n";
   }
+  // Written when above 1, so schedules without clusters keep their bytes.
+  if (cluster && *cluster != 1)
+    out += llvm::formatv("  \"cluster\": {0},\n", *cluster).str();
   out += "  \"ops\": [";
   for (size_t i = 0; i < sorted.size(); ++i) {
     const ScheduleEntry &e = *sorted[i];
@@ -205,7 +208,7 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   for (const auto &kv : *root) {
     StringRef key = kv.first;
     if (key != "format" && key != "version" && key != "kernel" && key != "ops" &&
-        key != "consumers" && key != "registers")
+        key != "consumers" && key != "registers" && key != "cluster")
       return scheduleError(source, "unknown top-level field \"" + key + "\"");
   }
 
@@ -247,6 +250,13 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
       budgets.push_back(*n);
     }
     schedule.registers = std::move(budgets);
+  }
+  if (const llvm::json::Value *cluster = root->get("cluster")) {
+    auto n = cluster->getAsInteger();
+    if (!n || (*n != 1 && *n != 2 && *n != 4))
+      return scheduleError(source, "\"cluster\" must be 1, 2 or 4 (CTAs per thread-block "
+                                   "cluster along grid dimension 0)");
+    schedule.cluster = *n;
   }
   const llvm::json::Array *ops = root->getArray("ops");
   if (!ops)

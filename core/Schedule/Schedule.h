@@ -83,6 +83,10 @@ public:
   /// end take the default too. Unset: applying the schedule leaves the
   /// kernel's (`tile.registers`); set and all 0 (or empty): the defaults.
   std::optional<std::vector<int64_t>> registers;
+  /// CTAs per thread-block cluster (`tile.cluster`: 1, 2 or 4): the loads
+  /// whose box is the same in every CTA of a cluster are loaded once for it
+  /// and multicast (legality: cluster). Unset: the kernel's.
+  std::optional<int64_t> cluster;
 
   /// The budget chosen for `group`, 0 when it takes the default share.
   int64_t registerBudget(int64_t group) const;

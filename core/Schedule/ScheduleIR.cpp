@@ -1,6 +1,7 @@
 //===- ScheduleIR.cpp - schedules in the IR -------------------------------===//
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Schedule/Legality.h"
+#include "core/Dialect/Tile/IR/Cluster.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -203,6 +204,13 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         hasLoad = true;
         unit.bufferBytes += load.getDesc().getType().getBoxBytes();
+        unit.sameInCluster = llvm::none_of(load.getCoords(),
+                                           [](Value c) { return variesInCluster(c); });
+        ArrayRef<int64_t> tile = load.getDesc().getType().getTileShape();
+        unit.boxRows = tile.size() >= 2 ? tile[tile.size() - 2] : 1;
+        for (Operation *user : load.getDesc().getUsers())
+          if (user != op && unit.descriptorAlsoUsedAt.empty())
+            unit.descriptorAlsoUsedAt = formatLocation(user->getLoc());
       }
       if (auto dot = dyn_cast<DotOp>(op)) {
         hasDot = true;
@@ -308,6 +316,20 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   // Shared memory beside the ring: loads outside the loop, and the staging
   // tiles of stores (which reuse the ring after the loop).
   g.persistent = isa<scf::ForOp>(loop->getParentOp());
+  // Clusters: the loops' bounds the CTAs of a cluster must agree on.
+  {
+    SmallVector<std::pair<scf::ForOp, const char *>> loops{{loop, "the pipelined loop's"}};
+    if (g.persistent)
+      loops.push_back({cast<scf::ForOp>(loop->getParentOp()), "the tile loop's"});
+    for (auto [l, whose] : loops)
+      for (auto [what, bound] : {std::pair<const char *, Value>{"lower bound", l.getLowerBound()},
+                                 {"upper bound", l.getUpperBound()},
+                                 {"step", l.getStep()}})
+        if (g.clusterVaryingBound.empty() && variesInCluster(bound)) {
+          g.clusterVaryingBound = std::string(whose) + " " + what;
+          g.clusterVaryingBoundLocation = formatLocation(l.getLoc());
+        }
+  }
   int64_t slot = 0;
   kernel.walk([&](Operation *op) {
     if (op->getParentOp() == loop.getOperation())
@@ -343,6 +365,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   // kernel without them keeps the bytes it always had.
   if (auto r = kernel->getAttrOfType<DenseI64ArrayAttr>(TileDialect::kRegistersAttrName))
     g.initialSchedule.registers = trimRegisterBudgets({r.asArrayRef().begin(), r.asArrayRef().end()});
+  // The cluster only when the kernel has one: schedules of kernels without
+  // keep their bytes.
+  if (kernel->hasAttr(TileDialect::kClusterAttrName))
+    g.initialSchedule.cluster = clusterSize(kernel);
   for (unsigned u = 0; u < units->names.size(); ++u) {
     OpSchedule o;
     if (ScheduleAttr s = getSchedule(units->ops[u].front())) {
@@ -389,6 +415,13 @@ LogicalResult stagecraft::writeSchedule(func::FuncOp kernel,
     else
       kernel->setAttr(TileDialect::kConsumersAttrName,
                       StringAttr::get(ctx, consumersName(*schedule.consumers)));
+  }
+  if (schedule.cluster) {
+    if (*schedule.cluster == 1)
+      kernel->removeAttr(TileDialect::kClusterAttrName);
+    else
+      kernel->setAttr(TileDialect::kClusterAttrName,
+                      IntegerAttr::get(IntegerType::get(ctx, 64), *schedule.cluster));
   }
   if (schedule.registers) {
     std::vector<int64_t> budgets = trimRegisterBudgets(*schedule.registers);

@@ -168,6 +168,11 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     p.mathCycles = model.mathCycles(w.math.scaled(share));
     if (p.kind == UnitKind::Load && p.bytes <= 0)
       p.bytes = static_cast<double>(g.units[u].bufferBytes);
+    // A load the cluster's CTAs share (multicast) still brings all of its
+    // bytes into this SM: its L2 reads are 1/cluster, but the H100's
+    // clustered GEMM iterated as fast as the unclustered one (704 ns,
+    // bench/results/cluster-h100-2026-11-25), so the model charges the
+    // whole tile here as before.
   }
   // Values kept across stages: a value used s stages after its unit runs is
   // carried in s register copies, all moved every iteration.

@@ -1,6 +1,7 @@
 //===- UnitCosts.cpp - the work of each unit, read from the IR ------------===//
 #include "core/Timeline/UnitCosts.h"
 
+#include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/ScheduleIR.h"
 
@@ -123,6 +124,8 @@ private:
       return pid_[p.getDim()];
     if (auto n = dyn_cast<NumProgramsOp>(op))
       return grid_[n.getDim()];
+    if (std::optional<int64_t> c = clusterOpValue(op, pid_[0], grid_[0]))
+      return c;
     auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp>(op))

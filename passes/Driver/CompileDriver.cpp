@@ -225,9 +225,13 @@ CompileResult stagecraft::compile(llvm::StringRef source,
       schedule.consumers = given->consumers;
     if (given->registers)
       schedule.registers = given->registers;
+    if (given->cluster)
+      schedule.cluster = given->cluster;
   }
   if (options.consumers)
     schedule.consumers = options.consumers;
+  if (options.cluster)
+    schedule.cluster = options.cluster;
   schedule.kernel = result.kernel;
   result.scheduleJson = schedule.toJson();
   ScheduleReport report = checkSchedule(*graph, schedule);

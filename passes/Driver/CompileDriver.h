@@ -51,6 +51,9 @@ struct CompileOptions {
   /// whose Consumers control can choose cooperative over a kernel's
   /// ping-pong, says it here.
   std::optional<Consumers> consumers;
+  /// CTAs per cluster, overriding the schedule's and the kernel's (the
+  /// app's Cluster control, `stagecraft-compile --cluster`).
+  std::optional<int64_t> cluster;
   /// Problem sizes overriding the kernel's `tile.defaults`, e.g. {"M", 8000}.
   std::vector<std::pair<std::string, int64_t>> sizes;
   /// The kernel to compile; empty: the module's only kernel.

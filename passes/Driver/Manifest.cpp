@@ -2,8 +2,10 @@
 #include "passes/Driver/Manifest.h"
 #include "passes/Driver/Peers.h"
 
+#include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Schedule/TileLoopIR.h"
 
@@ -11,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
+#include <set>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -65,6 +68,28 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   m.sizes = bound->sizes;
   m.grid = bound->grid;
   m.programs = m.grid[0] * m.grid[1] * m.grid[2];
+  // Clusters: C consecutive CTAs along dimension 0. The loads they share
+  // (the lowering's tile::planMulticast, which reports its refusals) are
+  // loaded by each CTA in parts of 1/C of the rows: that part is the box of
+  // the descriptor's tensor map.
+  m.cluster = clusterSize(kernel);
+  std::set<unsigned> partArgs;
+  if (m.cluster > 1) {
+    if (m.grid[0] % m.cluster != 0)
+      return kernel.emitError("tile.cluster = ")
+             << m.cluster << ": the grid has " << m.grid[0]
+             << " CTAs along dimension 0 at these sizes, not a multiple of the cluster's "
+             << m.cluster << " (tile.grid)";
+    ScopedDiagnosticHandler silence(kernel.getContext(), [](Diagnostic &) { return success(); });
+    if (FailureOr<LoopGraph> graph = buildLoopGraph(kernel); succeeded(graph)) {
+      ScheduleReport report = checkSchedule(*graph, graph->initialSchedule);
+      kernel.walk([&](LoadOp load) {
+        ScheduleAttr s = getSchedule(load);
+        if (s && llvm::is_contained(report.sharedLoads, s.getName().str()))
+          partArgs.insert(cast<BlockArgument>(load.getDesc()).getArgNumber());
+      });
+    }
+  }
 
   std::vector<bool> stored(kernel.getNumArguments(), false);
   kernel.walk([&](StoreOp s) { stored[cast<BlockArgument>(s.getDesc()).getArgNumber()] = true; });
@@ -174,6 +199,8 @@ stagecraft::deriveManifest(func::FuncOp kernel,
                  << " bytes, and TMA needs a multiple of 16: make its innermost extent ("
                  << shape.back() << ") a multiple of " << 16 / std::min<int64_t>(16, desc.getElementBytes())
                  << " elements";
+      if (partArgs.count(i) && boxShape.size() >= 2)
+        boxShape[boxShape.size() - 2] /= m.cluster;
       for (unsigned d = 0; d < shape.size(); ++d) {
         shapeJson.push_back(shape[d]);
         strides.push_back(strideBytes[d]);
@@ -270,6 +297,8 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
   }
   std::string targetField =
       target == "sm_90a" ? "" : llvm::formatv("  \"target\": \"{0}\",\n", target).str();
+  if (cluster > 1)
+    targetField += llvm::formatv("  \"cluster\": [{0}, 1, 1],\n", cluster).str();
   return llvm::formatv("{{\n  \"format\": \"stagecraft-bundle\",\n  \"version\": 1,\n"
                        "  \"kernel\": \"{0}\",\n  \"grid\": [{1}, {2}, {3}],\n"
                        "  \"block\": [{4}, 1, 1],\n  \"dynamic_smem_bytes\": {5},\n{8}{6}{7}\n}\n",

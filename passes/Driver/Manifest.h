@@ -47,6 +47,9 @@ struct KernelManifest {
   /// The GPU the kernel is compiled for, written when it is not sm_90a (a
   /// runner refuses a bundle its GPU cannot run).
   std::string target = "sm_90a";
+  /// CTAs per cluster along grid dimension 0 (`tile.cluster`); written when
+  /// above 1 (the runner launches clusters of that shape).
+  int64_t cluster = 1;
   /// The JSON document, given the lowering's block size and shared memory
   /// and the reference kernel's launch (none: the bundle has no reference).
   std::string toJson(int64_t blockThreads, int64_t dynamicSmemBytes,

@@ -123,19 +123,32 @@ void Emitter::mbarrierWait(Value bar, Value parity) {
   NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, parity, c32(0x989680));
 }
 
-void Emitter::tmaLoad(Value dst, Value tensorMap, ValueRange coords, Value bar) {
+void Emitter::mbarrierArriveCluster(Value bar, Value rank) {
+  Value remote = NVVM::MapaOp::create(b, loc, ptr(7), bar, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CTA);
+}
+
+void Emitter::fenceMbarrierInit() { NVVM::FenceMbarrierInitOp::create(b, loc); }
+
+void Emitter::clusterSync() {
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+}
+
+void Emitter::tmaLoad(Value dst, Value tensorMap, ValueRange coords, Value bar,
+                      Value multicastMask) {
   // The .shared::cluster form wants a cluster-shared (7) pointer; a CTA's
   // own shared memory is part of its cluster's.
   dst = LLVM::AddrSpaceCastOp::create(b, loc, ptr(7), dst);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, dst, tensorMap, coords, bar, ValueRange(), Value(), Value(),
+      b, loc, dst, tensorMap, coords, bar, ValueRange(), multicastMask, Value(),
       NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
       NVVM::CTAGroupKindAttr(), Value());
 }
 
 void Emitter::tmaLoadPanels(Value dst, Value tensorMap, ValueRange coords,
                             Value bar, int64_t panels, int64_t panelCols,
-                            int64_t panelBytes) {
+                            int64_t panelBytes, Value multicastMask) {
   for (int64_t p = 0; p < panels; ++p) {
     SmallVector<Value> c(coords);
     if (p)
@@ -144,7 +157,7 @@ void Emitter::tmaLoadPanels(Value dst, Value tensorMap, ValueRange coords,
                                       ArrayRef<LLVM::GEPArg>{c32(p * panelBytes)})
                       .getResult()
                 : dst;
-    tmaLoad(d, tensorMap, c, bar);
+    tmaLoad(d, tensorMap, c, bar, multicastMask);
   }
 }
 

@@ -77,6 +77,7 @@ LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
     if (target.blackwell())
       emitTensorMemoryRelease(ce, plan, ctid);
   });
+  frame.emitTeardown(e);
   LLVM::ReturnOp::create(b, kernel.getLoc(), ValueRange());
   return success();
 }

@@ -3,6 +3,7 @@
 #include "passes/Lowering/LocalRings.h"
 #include "passes/Lowering/patterns/Patterns.h"
 
+#include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Schedule/ScheduleIR.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -96,6 +97,7 @@ private:
   LogicalResult prepare();
   LogicalResult collectBody();
   LogicalResult collectLoads();
+  LogicalResult planClusters();
   LogicalResult checkOutside();
   LogicalResult orientVectors();
   LogicalResult inferLayouts();
@@ -111,7 +113,7 @@ private:
 
 LogicalResult Placer::run() {
   if (failed(prepare()) || failed(collectBody()) || failed(collectLoads()) ||
-      failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
+      failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))
     return failure();
   if (p.teams > 1 && !p.locals.empty())
@@ -282,6 +284,24 @@ LogicalResult Placer::collectLoads() {
           r.copies = b.copies;
       p.rings.push_back(r);
     }
+  return success();
+}
+
+LogicalResult Placer::planClusters() {
+  p.cluster = clusterSize(p.kernel);
+  if (p.cluster == 1)
+    return success();
+  if (p.target.blackwell())
+    return refuse(p.kernel, "clusters (tile.cluster) are lowered for sm_90a only");
+  // Legality chose the shared loads (checkSchedule: cluster).
+  for (Ring &r : p.rings)
+    if (llvm::is_contained(p.report.sharedLoads, p.graph.units[r.unit].name))
+      r.multicast = p.cluster;
+  if (p.report.sharedLoads.empty())
+    p.kernel.emitWarning("tile.cluster = ")
+        << p.cluster << ": no load of the pipelined loop has the same box in every CTA of a "
+        << "cluster (each depends on tile.cluster_rank or tile.program_id 0), so nothing is "
+        << "shared";
   return success();
 }
 

@@ -54,6 +54,10 @@ struct Ring {
   /// Arrivals that free a buffer: 0 for one per consumer warp; 1 where a
   /// tcgen05.commit frees it (sm_100a, Tcgen05.h).
   int64_t emptyArrivals = 0;
+  /// CTAs that share the ring (tile::ClusterMulticast): each loads 1/multicast
+  /// of the rows into every CTA's slot, and a slot is free once the consumers
+  /// of all of them released it. 1: the CTA's own.
+  int64_t multicast = 1;
 };
 
 /// A tile loaded once, before the consumers start (loads outside the loop).
@@ -121,6 +125,8 @@ struct KernelPlan {
   /// team of its own, `geom.wgs` = 1, with every other tile of the tile
   /// loop; the teams take turns at the tensor cores, TeamTurns below).
   int64_t teams = 1;
+  /// CTAs per cluster (`tile.cluster`), along grid dimension 0.
+  int64_t cluster = 1;
   /// Staggered consumers: the two warp groups of the tile take turns issuing
   /// the loop's dots each kernel iteration (ConsumerLoop.cpp).
   bool staggered = false;

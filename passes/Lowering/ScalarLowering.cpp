@@ -2,6 +2,7 @@
 #include "passes/Lowering/ScalarLowering.h"
 #include "passes/Lowering/patterns/Patterns.h"
 
+#include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -36,6 +37,18 @@ Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &
     result = sources.programId(e, pid.getDim());
   } else if (auto np = dyn_cast<tile::NumProgramsOp>(def)) {
     result = sources.numPrograms(e, np.getDim());
+  } else if (isa<tile::ClusterRankOp, tile::ClusterIdOp, tile::NumClustersOp,
+                 tile::ClusterSizeOp>(def)) {
+    // C consecutive CTAs along dimension 0 form a cluster (tile::clusterOpValue).
+    Value c = e.c32(tile::clusterSize(def));
+    if (isa<tile::ClusterSizeOp>(def))
+      result = c;
+    else if (isa<tile::ClusterRankOp>(def))
+      result = e.remu(sources.programId(e, 0), c);
+    else if (isa<tile::ClusterIdOp>(def))
+      result = e.divu(sources.programId(e, 0), c);
+    else
+      result = e.divu(sources.numPrograms(e, 0), c);
   } else if (auto ex = dyn_cast<tensor::ExtractOp>(def)) {
     // An element of a loaded tile (a per-tensor scale): read where it lives.
     SmallVector<Value> index;

@@ -99,6 +99,18 @@ WarpGroupFrame::WarpGroupFrame(OpBuilder &b, const KernelPlan &plan) : plan(plan
   fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   fn->setAttr("stagecraft.dynamic_smem", b.getI64IntegerAttr(plan.smemBytes));
   fn->setAttr("stagecraft.block", b.getI64IntegerAttr(plan.threads));
+  if (plan.cluster > 1) {
+    // `.reqnctapercluster C, 1, 1`; the driver puts the cluster and the
+    // shared loads' tensor-map boxes (1/C of the rows) into the manifest.
+    fn->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                b.getDenseI32ArrayAttr({static_cast<int32_t>(plan.cluster), 1, 1}));
+    fn->setAttr("stagecraft.cluster", b.getI64IntegerAttr(plan.cluster));
+    SmallVector<int64_t> shared;
+    for (const Ring &r : plan.rings)
+      if (r.multicast > 1)
+        shared.push_back(r.descArg);
+    fn->setAttr("stagecraft.multicast_args", b.getDenseI64ArrayAttr(shared));
+  }
   for (unsigned i = 0; i < argTypes.size(); ++i)
     if (isa<DescType>(kernel.getArgumentTypes()[i])) {
       fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
@@ -209,13 +221,22 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
       for (const Ring &r : *rings)
         for (int64_t c = 0; c < r.copies; ++c) {
           e.mbarrierInit(e.smemPtr(r.fullBar + 8 * c), 1);
+          // A shared ring's slot is freed by the consumers of every CTA of
+          // the cluster (each CTA's part lands in all of them).
           e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c),
-                         r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs);
+                         (r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs) * r.multicast);
         }
     if (!plan.residents.empty())
       e.mbarrierInit(e.smemPtr(plan.residentBar), 1);
+    if (sharesRings())
+      e.fenceMbarrierInit();
   });
-  e.syncThreads();
+  // With shared rings, no CTA may load into, or arrive on, another's
+  // barriers before that one initialized them.
+  if (sharesRings())
+    e.clusterSync();
+  else
+    e.syncThreads();
   if (plan.residents.empty())
     return;
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
@@ -256,12 +277,44 @@ void WarpGroupFrame::produce(Emitter &e, const Ring &ring, Value g, Value src) {
   });
   LoadOp load = ring.load;
   Value full = e.smemPtr(e.add(e.c32(ring.fullBar), slot8));
+  // The whole tile lands here, the parts of a shared ring from every CTA.
   e.mbarrierArriveExpectTx(full, ring.tile.bytes);
   SmallVector<Value> coords;
   for (Value c : llvm::reverse(load.getCoords()))
     coords.push_back(scalar(e, c, src));
-  e.tmaLoadPanels(e.smemPtr(slotOffset(e, ring, g)), arg(ring.descArg), coords, full,
-                  ring.tile.panels, ring.tile.panelCols, ring.tile.panelBytes);
+  Value dst = e.smemPtr(slotOffset(e, ring, g));
+  if (ring.multicast == 1) {
+    e.tmaLoadPanels(dst, arg(ring.descArg), coords, full, ring.tile.panels,
+                    ring.tile.panelCols, ring.tile.panelBytes);
+    return;
+  }
+  // A shared ring: this CTA loads rows [rank * part, (rank + 1) * part) of
+  // every panel (the tensor map's box is the part) into every CTA's slot.
+  int64_t part = ring.tile.rows / ring.multicast;
+  Value rank = clusterRank(e);
+  coords[1] = e.add(coords[1], e.mul(rank, e.c32(part)));
+  Value at = LLVM::GEPOp::create(
+      e.b, e.loc, e.ptr(3), e.b.getI8Type(), dst,
+      ArrayRef<LLVM::GEPArg>{e.mul(rank, e.c32(part * ring.tile.panelCols * ring.tile.elemBytes))});
+  Value mask = arith::ConstantIntOp::create(e.b, e.loc, (1 << ring.multicast) - 1, 16);
+  e.tmaLoadPanels(at, arg(ring.descArg), coords, full, ring.tile.panels, ring.tile.panelCols,
+                  ring.tile.panelBytes, mask);
+}
+
+Value WarpGroupFrame::clusterRank(Emitter &e) {
+  return e.remu(e.blockIdx(0), e.c32(plan.cluster));
+}
+
+bool WarpGroupFrame::sharesRings() const {
+  return llvm::any_of(plan.rings, [](const Ring &r) { return r.multicast > 1; });
+}
+
+void WarpGroupFrame::emitTeardown(Emitter &e) {
+  // The other CTAs' consumers may still free slots of this one's shared
+  // rings (remote arrivals) after its own work is done: no CTA of the
+  // cluster exits before all are done.
+  if (sharesRings())
+    e.clusterSync();
 }
 
 void WarpGroupFrame::waitFull(Emitter &e, const Ring &r, Value g) {
@@ -274,7 +327,14 @@ void WarpGroupFrame::release(Emitter &e, const Ring &r, Value g, Value valid, Va
   Value lane0 = e.cmp(CmpIPredicate::eq, e.remu(ctid, e.c32(32)), e.c32(0));
   e.ifThen(e.land(valid, lane0), [&] {
     Value slot = e.remu(g, e.c32(r.copies));
-    e.mbarrierArrive(e.smemPtr(e.add(e.c32(r.emptyBar), e.mul(slot, e.c32(8)))));
+    Value bar = e.smemPtr(e.add(e.c32(r.emptyBar), e.mul(slot, e.c32(8))));
+    if (r.multicast == 1) {
+      e.mbarrierArrive(bar);
+      return;
+    }
+    // A shared ring: every CTA's producer writes into this slot.
+    for (int64_t q = 0; q < r.multicast; ++q)
+      e.mbarrierArriveCluster(bar, e.c32(q));
   });
 }
 

@@ -95,6 +95,13 @@ public:
   mlir::Value slotOffset(hopper::Emitter &e, const Ring &ring, mlir::Value g);
   /// Consumers wait for the resident tiles.
   void waitResidents(hopper::Emitter &e);
+  /// At the kernel's end, every thread: with shared rings, a cluster
+  /// barrier (the cluster's CTAs arrive on each other's barriers).
+  void emitTeardown(hopper::Emitter &e);
+  /// This CTA's rank in its cluster (i32).
+  mlir::Value clusterRank(hopper::Emitter &e);
+  /// Whether a ring is shared by the CTAs of a cluster (multicast).
+  bool sharesRings() const;
 
   /// Lowering state of the tile being emitted: the kernel's arguments and
   /// the tile loop's induction value (the producer and the consumers each

@@ -556,3 +556,99 @@ TEST_F(ThreeGroups, AConsumerBelowTheLaunchCountOrADefaultShareBelow24IsRefused)
 }
 
 } // namespace
+
+namespace {
+
+/// The GEMM of a cluster: loadA differs between the cluster's CTAs, loadB is the same in each.
+struct Cluster : ::testing::Test {
+  GraphBuilder b;
+  unsigned a, bLoad, dot;
+  Schedule s;
+  void SetUp() override {
+    a = b.unit("loadA", UnitKind::Load, 16384);
+    bLoad = b.unit("loadB", UnitKind::Load, 32768);
+    dot = b.unit("MMA", UnitKind::Dot);
+    b.g.units[a].boxRows = 128;
+    b.g.units[bLoad].boxRows = 256;
+    b.g.units[bLoad].sameInCluster = true;
+    b.edge(a, dot);
+    b.edge(bLoad, dot);
+    b.edge(dot, dot, /*carried=*/true);
+    s = sched({{"loadA", {0, 1, 0}}, {"loadB", {0, 2, 0}}, {"MMA", {1, 0, 1}}});
+  }
+  ScheduleReport check(int64_t cluster) {
+    s.cluster = cluster;
+    return checkSchedule(b.g, s);
+  }
+};
+
+TEST_F(Cluster, TheLoadsTheSameInEveryCtaAreShared) {
+  ScheduleReport r = check(2);
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.cluster, 2);
+  EXPECT_EQ(r.sharedLoads, std::vector<std::string>{"loadB"});
+  EXPECT_NE(r.summary().find("cluster: 2 CTAs, sharing loadB (multicast)"), std::string::npos)
+      << r.summary();
+  // Without a cluster nothing is shared, and the kernel's own cluster applies when the
+  // schedule sets none.
+  EXPECT_TRUE(check(1).sharedLoads.empty());
+  s.cluster.reset();
+  b.g.initialSchedule.cluster = 4;
+  EXPECT_EQ(checkSchedule(b.g, s).cluster, 4);
+}
+
+TEST_F(Cluster, NothingToShareIsLegal) {
+  b.g.units[bLoad].sameInCluster = false;
+  ScheduleReport r = check(2);
+  EXPECT_TRUE(r.legal());
+  EXPECT_TRUE(r.sharedLoads.empty());
+  EXPECT_NE(r.summary().find("cluster: 2 CTAs, no load shared"), std::string::npos);
+}
+
+TEST_F(Cluster, OnlyOneTwoOrFourCtas) {
+  ScheduleReport r = check(3);
+  ASSERT_TRUE(hasRule(r, Rule::Cluster));
+  EXPECT_NE(r.violations[0].message.find("a cluster has 1, 2 or 4 CTAs here (got 3)"),
+            std::string::npos);
+}
+
+TEST_F(Cluster, ASharedLoadNeedsTheSameIterationsInEveryCta) {
+  b.g.clusterVaryingBound = "the pipelined loop's upper bound";
+  b.g.clusterVaryingBoundLocation = "test.mlir:9:5";
+  ScheduleReport r = check(2);
+  ASSERT_TRUE(hasRule(r, Rule::Cluster));
+  const Violation &v = r.violations[0];
+  EXPECT_EQ(v.location, "test.mlir:9:5");
+  EXPECT_NE(v.message.find("loadB is the same in every CTA and is loaded once for all of them, "
+                           "so they must run the same iterations; but the pipelined loop's "
+                           "upper bound differs between them"),
+            std::string::npos)
+      << v.message;
+  // Nothing shared: the bounds may differ.
+  b.g.units[bLoad].sameInCluster = false;
+  EXPECT_TRUE(check(2).legal());
+}
+
+TEST_F(Cluster, ASharedBoxSplitsIntoWholeSwizzleAtoms) {
+  EXPECT_TRUE(check(4).legal()); // 256 rows: 4 parts of 64
+  b.g.units[bLoad].boxRows = 48;
+  ScheduleReport r = check(4);
+  ASSERT_TRUE(hasRule(r, Rule::Cluster));
+  EXPECT_EQ(r.violations[0].def, "loadB");
+  EXPECT_NE(r.violations[0].message.find(
+                "loadB is shared by the cluster's 4 CTAs, each loading 1/4 of its rows; its 48 "
+                "rows do not split into parts of a multiple of 8 rows"),
+            std::string::npos)
+      << r.violations[0].message;
+  EXPECT_TRUE(check(2).legal()); // 2 parts of 24
+}
+
+TEST_F(Cluster, ASharedLoadNeedsADescriptorOfItsOwn) {
+  b.g.units[bLoad].descriptorAlsoUsedAt = "test.mlir:20:7";
+  ScheduleReport r = check(2);
+  ASSERT_TRUE(hasRule(r, Rule::Cluster));
+  EXPECT_EQ(r.violations[0].location, "test.mlir:20:7");
+  EXPECT_NE(r.violations[0].message.find("give loadB a descriptor of its own"), std::string::npos);
+}
+
+} // namespace

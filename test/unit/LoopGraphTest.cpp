@@ -156,3 +156,35 @@ TEST(KernelSignature, SizesGridAndShapes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LoopGraph, ClusterFactsFromTheIR) {
+  Parsed p = parseAsset("persistent_gemm_cluster.mlir");
+  ASSERT_TRUE(p.kernel);
+  FailureOr<LoopGraph> g = buildLoopGraph(p.kernel);
+  ASSERT_TRUE(succeeded(g));
+  const Unit &a = g->units[g->findUnit("loadA")], &b = g->units[g->findUnit("loadB")];
+  // loadA's rows go through tile.cluster_rank; loadB's coordinates do not.
+  EXPECT_FALSE(a.sameInCluster);
+  EXPECT_TRUE(b.sameInCluster);
+  EXPECT_EQ(b.boxRows, 256);
+  EXPECT_TRUE(b.descriptorAlsoUsedAt.empty());
+  // The tile loop strides by clusters: the same iterations in every CTA of one.
+  EXPECT_TRUE(g->clusterVaryingBound.empty()) << g->clusterVaryingBound;
+  EXPECT_EQ(g->initialSchedule.cluster, std::optional<int64_t>(2));
+  ScheduleReport r = checkSchedule(*g, g->initialSchedule);
+  EXPECT_TRUE(r.legal());
+  EXPECT_EQ(r.sharedLoads, std::vector<std::string>{"loadB"});
+
+  // A kernel of program ids: the tile loop's lower bound varies in a cluster, and with it
+  // every load's coordinates.
+  Parsed q = parseAsset("persistent_gemm_grouped.mlir");
+  FailureOr<LoopGraph> h = buildLoopGraph(q.kernel);
+  ASSERT_TRUE(succeeded(h));
+  EXPECT_EQ(h->clusterVaryingBound, "the tile loop's lower bound");
+  EXPECT_FALSE(h->units[h->findUnit("loadB")].sameInCluster);
+  EXPECT_FALSE(h->initialSchedule.cluster.has_value());
+}
+
+} // namespace

@@ -172,3 +172,35 @@ TEST(ScheduleJson, RegistersErrorsNameTheField) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ScheduleJson, ClusterRoundTripWrittenOnlyAboveOne) {
+  Schedule s = sample();
+  std::string plain = s.toJson();
+  EXPECT_EQ(plain.find("cluster"), std::string::npos);
+  s.cluster = 1;
+  EXPECT_EQ(s.toJson(), plain);
+  EXPECT_EQ(s, sample());
+  s.cluster = 2;
+  std::string json = s.toJson();
+  EXPECT_NE(json.find("\"cluster\": 2,\n  \"ops\""), std::string::npos) << json;
+  auto back = Schedule::fromJson(json, "s.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_TRUE(back->cluster.has_value());
+  EXPECT_EQ(*back->cluster, 2);
+  EXPECT_EQ(*back, s);
+  EXPECT_NE(*back, sample());
+  EXPECT_EQ(back->toJson(), json);
+}
+
+TEST(ScheduleJson, ClusterMustBeOneTwoOrFour) {
+  std::string why = "s.json: \"cluster\" must be 1, 2 or 4 (CTAs per thread-block cluster along "
+                    "grid dimension 0)";
+  EXPECT_EQ(errorOf(R"({"cluster": 3, "ops": []})"), why);
+  EXPECT_EQ(errorOf(R"({"cluster": "2", "ops": []})"), why);
+  EXPECT_EQ(errorOf(R"({"cluster": 0, "ops": []})"), why);
+  EXPECT_EQ(errorOf(R"({"cluster": 4, "ops": []})"), "");
+}
+
+} // namespace

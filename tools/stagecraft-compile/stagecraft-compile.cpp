@@ -44,6 +44,12 @@ static cl::opt<std::string> tileOrder(
     cl::desc("Set a persistent kernel's tile order first (tile-set-tile-order): row-major, "
              "column-major or grouped:G (G tile rows per group)"),
     cl::value_desc("order"), cl::cat(toolOptions));
+static cl::opt<int64_t> clusterSize(
+    "cluster",
+    cl::desc("CTAs per thread-block cluster (1, 2 or 4; default: the schedule's, else the "
+             "kernel's tile.cluster): the loads whose box is the same in every CTA of a "
+             "cluster are loaded once for it (TMA multicast)"),
+    cl::init(0), cl::cat(toolOptions));
 static cl::opt<bool> noCubin("no-cubin", cl::desc("Do not run ptxas"), cl::cat(toolOptions));
 static cl::opt<std::string>
     target("target",
@@ -110,6 +116,13 @@ int main(int argc, char **argv) {
   options.timelineTiles = timelineTiles;
   options.kernel = kernel;
   options.target = target;
+  if (clusterSize.getNumOccurrences()) {
+    if (clusterSize != 1 && clusterSize != 2 && clusterSize != 4) {
+      errs() << "error: --cluster must be 1, 2 or 4 (got " << clusterSize << ")\n";
+      return 1;
+    }
+    options.cluster = clusterSize;
+  }
   if (!tileOrder.empty()) {
     stagecraft::TileOrderChoice choice;
     std::string error;

@@ -1,5 +1,6 @@
 //===- IndexEval.cpp - a kernel's scalar index math at given sizes --------===//
 #include "core/Dialect/Tile/IR/IndexEval.h"
+#include "core/Dialect/Tile/IR/Cluster.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -35,6 +36,8 @@ std::optional<int64_t> IndexEvaluator::eval(Value v, const DenseMap<Value, int64
     return pid[p.getDim()];
   if (auto n = dyn_cast<NumProgramsOp>(def))
     return grid[n.getDim()];
+  if (std::optional<int64_t> c = clusterOpValue(def, pid[0], grid[0]))
+    return c;
   SmallVector<int64_t> x;
   for (Value o : def->getOperands()) {
     std::optional<int64_t> r = eval(o, env);

@@ -39,6 +39,7 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kWarpGroupsAttrName = "tile.warpgroups";
     static constexpr ::llvm::StringLiteral kConsumersAttrName = "tile.consumers";
     static constexpr ::llvm::StringLiteral kRegistersAttrName = "tile.registers";
+    static constexpr ::llvm::StringLiteral kClusterAttrName = "tile.cluster";
     static constexpr ::llvm::StringLiteral kShapeAttrName = "tile.shape";
     static constexpr ::llvm::StringLiteral kSizeAttrName = "tile.size";
   }];

@@ -74,6 +74,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                << g << " is " << n << ", outside 0..256 (0: the default share)";
     return success();
   }
+  if (name == kClusterAttrName) {
+    if (!op->hasAttr(kKernelAttrName))
+      return op->emitError("`tile.cluster` needs `tile.kernel` on the same op");
+    auto size = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!size || !llvm::is_contained({1, 2, 4}, size.getInt()))
+      return op->emitError("`tile.cluster` must be 1, 2 or 4 (CTAs per cluster along grid "
+                           "dimension 0), as an integer: `tile.cluster = 2`");
+    return success();
+  }
   if (name == kGridAttrName || name == kDefaultsAttrName) {
     if (!op->hasAttr(kKernelAttrName))
       return op->emitError("`") << name << "` needs `tile.kernel` on the same op";

@@ -30,6 +30,53 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   let assemblyFormat = "$dim attr-dict `:` type($result)";
 }
 
+// Thread-block clusters (`tile.cluster = C` on the kernel: C consecutive
+// CTAs along grid dimension 0 form a cluster; without it C = 1). A load whose
+// box is the same in every CTA of a cluster is loaded once for all of them
+// (TMA multicast): docs/ir-reference.md, "Clusters".
+def Tile_ClusterRankOp : Tile_Op<"cluster_rank", [Pure]> {
+  let summary = "this CTA's place in its cluster";
+  let description = [{
+    `%r = tile.cluster_rank : index` is 0 .. C-1, `program_id 0 mod C` (0
+    without `tile.cluster`). Index math that differs between the CTAs of a
+    cluster goes through it (or `tile.program_id 0`); loads whose
+    coordinates do not are shared by the cluster.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_ClusterIdOp : Tile_Op<"cluster_id", [Pure]> {
+  let summary = "index of this CTA's cluster along grid dimension 0";
+  let description = [{
+    `%c = tile.cluster_id : index` is `program_id 0 / C`: the same in every
+    CTA of a cluster.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_NumClustersOp : Tile_Op<"num_clusters", [Pure]> {
+  let summary = "number of clusters along grid dimension 0";
+  let description = [{
+    `%n = tile.num_clusters : index` is `num_programs 0 / C`; a persistent
+    kernel of clusters steps its tile loop by it.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_ClusterSizeOp : Tile_Op<"cluster_size", [Pure]> {
+  let summary = "CTAs per cluster";
+  let description = [{
+    `%c = tile.cluster_size : index` is the kernel's `tile.cluster` (1
+    without it): index math written with it serves every cluster size, so
+    the cluster can be changed on the kernel alone.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let summary = "TMA load of one box of a global tensor into a tile";
   let description = [{
