@@ -467,6 +467,25 @@ MoveOutcome AppState::setConsumers(Consumers consumers) {
   return out;
 }
 
+MoveOutcome AppState::setCluster(int64_t cluster) {
+  MoveOutcome out = editor_.setCluster(cluster);
+  if (!out.applied) {
+    setStatus(StatusLevel::Error, "refused: " + out.explanation);
+  } else if (out.changed) {
+    const std::vector<std::string> &shared = editor_.report().sharedLoads;
+    std::string loads;
+    for (const std::string &l : shared)
+      loads += (loads.empty() ? "" : ", ") + l;
+    afterScheduleChange(cluster == 1 ? std::string("no cluster: every CTA loads its own tiles")
+                        : loads.empty()
+                            ? "clusters of " + std::to_string(cluster) +
+                                  " CTAs, but no load is the same in each: nothing is shared"
+                            : "clusters of " + std::to_string(cluster) + " CTAs now share " +
+                                  loads + " (loaded once per cluster, multicast)");
+  }
+  return out;
+}
+
 MoveOutcome AppState::setRegisters(int64_t group, int64_t budget) {
   MoveOutcome out = editor_.setRegisters(group, budget);
   if (!out.applied) {
@@ -739,6 +758,7 @@ void AppState::recompile() {
   req.options.scheduleJson = editor_.schedule().toJson();
   req.options.scheduleSource = "the board's schedule";
   req.options.consumers = editor_.consumers();
+  req.options.cluster = editor_.cluster();
   req.options.kernel = kernel_;
   req.options.target = target_;
   // The instrumented kernel for the Timeline panel's measured lanes, when a

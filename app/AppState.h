@@ -153,6 +153,9 @@ public:
   MoveOutcome moveUnit(const std::string &unit, const MoveTarget &to);
   MoveOutcome setWait(const std::string &unit, int64_t wait);
   MoveOutcome setConsumers(Consumers consumers);
+  /// CTAs per thread-block cluster (1, 2 or 4; ScheduleEditor::setCluster),
+  /// recompiled like a move.
+  MoveOutcome setCluster(int64_t cluster);
   /// The register budget of schedule group `group` (setmaxnreg; 0: the
   /// default share). Applied even when illegal: the board shows why.
   MoveOutcome setRegisters(int64_t group, int64_t budget);

@@ -58,10 +58,14 @@ void centeredText(ImDrawList *dl, ImFont *font, ImVec2 mn, ImVec2 mx, ImU32 col,
               col, text);
 }
 
-std::string cardDetail(const LoopGraph &g, const Unit &u, const OpSchedule &s) {
+std::string cardDetail(const LoopGraph &g, const Unit &u, const OpSchedule &s,
+                       int64_t sharedBy) {
   char buf[96];
   std::string kind = unitKindName(u.kind);
-  if (u.kind == UnitKind::Load)
+  if (u.kind == UnitKind::Load && sharedBy > 1)
+    std::snprintf(buf, sizeof buf, "%s  %lld KiB tile, 1/%lld each", kind.c_str(),
+                  static_cast<long long>(u.bufferBytes / 1024), static_cast<long long>(sharedBy));
+  else if (u.kind == UnitKind::Load)
     std::snprintf(buf, sizeof buf, "%s  %lld KiB tile", kind.c_str(),
                   static_cast<long long>(u.bufferBytes / 1024));
   else if (u.kind == UnitKind::Dot)
@@ -74,9 +78,10 @@ std::string cardDetail(const LoopGraph &g, const Unit &u, const OpSchedule &s) {
   return buf;
 }
 
+/// `sharedBy`: the CTAs of a cluster that share the load (1: its own).
 void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
               const Unit &u, const OpSchedule &s, bool selected, bool bad,
-              float alpha) {
+              float alpha, int64_t sharedBy = 1) {
   dl->AddRectFilled(mn, mx, unitFill(u.kind, alpha), 6);
   dl->AddRectFilled(mn, ImVec2(mn.x + 5, mx.y), unitAccent(u.kind), 6,
                     ImDrawFlags_RoundCornersLeft);
@@ -95,7 +100,7 @@ void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
   ImVec2 os = ui->CalcTextSizeA(ui->FontSize, FLT_MAX, 0, order.c_str());
   dl->AddText(ui, ui->FontSize, ImVec2(mx.x - os.x - 8, mn.y + 5), dim,
               order.c_str());
-  std::string detail = cardDetail(g, u, s);
+  std::string detail = cardDetail(g, u, s, sharedBy);
   dl->PushClipRect(mn, mx, true);
   dl->AddText(ui, ui->FontSize * 0.92f, ImVec2(mn.x + 12, mn.y + 24), dim,
               detail.c_str());
@@ -174,6 +179,52 @@ void stagecraft::app::drawConsumersControl(AppState &app) {
   } else if (r.consumers == Consumers::Staggered) {
     ImGui::SameLine();
     ImGui::TextDisabled("consumer warp groups take turns at the dots each iteration");
+  }
+}
+
+void stagecraft::app::drawClusterControl(AppState &app, BoardUi &ui) {
+  static const char *const kLabels[] = {"1", "2", "4"};
+  static const int64_t kValues[] = {1, 2, 4};
+  const ScheduleReport &r = app.editor().report();
+  ui.clusterItems.clear();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.5f);
+  std::string preview = std::to_string(r.cluster);
+  bool open = ImGui::BeginCombo("cluster", preview.c_str());
+  ui.clusterCombo = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  if (open) {
+    for (int k = 0; k < 3; ++k) {
+      if (ImGui::Selectable(kLabels[k], kValues[k] == r.cluster))
+        app.setCluster(kValues[k]); // refused with the reason in the status line
+      ui.clusterItems[kLabels[k]] = {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+    }
+    ImGui::EndCombo();
+  } else if (ImGui::IsItemHovered()) {
+    std::string why;
+    for (int k = 0; k < 3; ++k)
+      if (kValues[k] != r.cluster)
+        if (std::string no = app.editor().explainCluster(kValues[k]); !no.empty())
+          why += std::string(why.empty() ? "" : "\n") + "a cluster of " + kLabels[k] +
+                 " is refused here: " + no;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
+    ImGui::TextUnformatted(
+        "CTAs per thread-block cluster (tile.cluster). A load whose tile is the same in every "
+        "CTA of a cluster (its coordinates do not depend on tile.cluster_rank) is loaded once "
+        "for the cluster: each CTA loads its part and multicasts it to all, and a buffer is "
+        "free once every CTA's consumers are done with it.");
+    if (!why.empty())
+      ImGui::TextColored(toVec4(colors::bad), "%s", why.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  if (r.cluster > 1) {
+    std::string loads;
+    for (const std::string &l : r.sharedLoads)
+      loads += (loads.empty() ? "" : ", ") + l;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", loads.empty() ? "no load is the same in every CTA: nothing shared"
+                                            : (loads + " loaded once per cluster").c_str());
   }
 }
 
@@ -266,6 +317,7 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
   const Fonts &f = fonts();
 
   drawConsumersControl(app);
+  drawClusterControl(app, ui);
   drawTileOrderControl(app, ui);
   ui.model = buildBoardModel(ed, app.tileLoop());
   const BoardModel &model = ui.model;
@@ -491,7 +543,8 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
       else
         drawCard(dl, mn, mx, g, u, s, app.selectedUnit() == u.name,
                  unitHasViolation(report, u.name) || !app.compileErrorOf(u.name).empty(),
-                 1.0f);
+                 1.0f,
+                 llvm::is_contained(report.sharedLoads, u.name) ? report.cluster : 1);
       ImGui::SetCursorScreenPos(mn);
       ImGui::InvisibleButton(u.name.c_str(), sub(mx, mn));
       if (ImGui::IsItemActivated()) {

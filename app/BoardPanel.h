@@ -81,6 +81,9 @@ struct BoardUi {
   /// The tile-order combo and, while its list is open, its entries by label
   /// ("row-major", "column-major", "grouped"), and the G field.
   std::pair<ImVec2, ImVec2> tileOrderCombo;
+  /// The cluster combo (drawClusterControl) and, while it is open, its items.
+  std::pair<ImVec2, ImVec2> clusterCombo;
+  std::map<std::string, std::pair<ImVec2, ImVec2>> clusterItems;
   std::map<std::string, std::pair<ImVec2, ImVec2>> tileOrderItems;
   std::pair<ImVec2, ImVec2> tileOrderGroupField;
   /// G for "grouped" when the IR's order is another.
@@ -96,6 +99,8 @@ struct BoardUi {
 void drawBoardPanel(AppState &app, BoardUi &ui);
 /// The consumer arrangement above the board: cooperative or ping-pong.
 void drawConsumersControl(AppState &app);
+/// The cluster combo (1, 2, 4 CTAs) beside it, and what the cluster shares.
+void drawClusterControl(AppState &app, BoardUi &ui);
 /// A persistent kernel's tile order above the board (nothing otherwise).
 void drawTileOrderControl(AppState &app, BoardUi &ui);
 

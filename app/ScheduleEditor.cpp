@@ -79,6 +79,7 @@ Placement place(const LoopGraph &g, const Schedule &current, unsigned moved,
   p.base.kernel = current.kernel;
   p.base.consumers = current.consumers;
   p.base.registers = current.registers;
+  p.base.cluster = current.cluster;
   for (size_t i = 0; i < after.size(); ++i) {
     OpSchedule s = effectiveSchedule(g, current, after[i]);
     s.stage += shift;
@@ -100,6 +101,7 @@ Schedule stagecraft::app::normalizeSchedule(const LoopGraph &g,
   // The kernel-wide choices stay as they are (unset: the IR's).
   out.consumers = s.consumers;
   out.registers = s.registers;
+  out.cluster = s.cluster;
   if (g.units.empty())
     return out;
   std::vector<unsigned> order = bodyOrder(g, s);
@@ -230,6 +232,10 @@ MoveOutcome ScheduleEditor::setWait(const std::string &unit, int64_t wait) {
 std::string ScheduleEditor::explainConsumers(Consumers consumers) const {
   Schedule next = schedule_;
   next.consumers = consumers;
+  return newViolations(next);
+}
+
+std::string ScheduleEditor::newViolations(const Schedule &next) const {
   ScheduleReport after = checkSchedule(graph_, next);
   std::string why; // every violation it would add, first to last
   for (const Violation &v : after.violations) {
@@ -241,6 +247,26 @@ std::string ScheduleEditor::explainConsumers(Consumers consumers) const {
       why += (why.empty() ? "" : " Also: ") + v.message;
   }
   return why;
+}
+
+std::string ScheduleEditor::explainCluster(int64_t cluster) const {
+  Schedule next = schedule_;
+  next.cluster = cluster;
+  return newViolations(next);
+}
+
+MoveOutcome ScheduleEditor::setCluster(int64_t cluster) {
+  MoveOutcome out;
+  out.explanation = explainCluster(cluster);
+  if (!out.explanation.empty())
+    return out;
+  Schedule next = schedule_;
+  next.cluster = cluster;
+  out.applied = true;
+  out.changed = cluster != report_.cluster;
+  if (out.changed)
+    commit(std::move(next));
+  return out;
 }
 
 MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {

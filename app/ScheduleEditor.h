@@ -74,6 +74,13 @@ public:
   /// budget), in the check's order.
   std::string explainConsumers(Consumers consumers) const;
   Consumers consumers() const { return report_.consumers; }
+  /// CTAs per thread-block cluster (1, 2 or 4): an undo step when it
+  /// changes; refused, with the reason, when it adds a violation (rule
+  /// cluster). report().sharedLoads: the loads the cluster then shares.
+  MoveOutcome setCluster(int64_t cluster);
+  /// "" when setCluster(cluster) would be allowed, else why not.
+  std::string explainCluster(int64_t cluster) const;
+  int64_t cluster() const { return report_.cluster; }
 
   /// The register budget chosen for schedule group `group` (setmaxnreg), 0
   /// when it takes the default share; report().registers has the budgets in
@@ -115,6 +122,9 @@ public:
   int64_t numGroups() const;  // max group + 1, and at least the IR's groups
 
 private:
+  /// Every violation `next` has that the current schedule does not, in the
+  /// check's order ("" when none).
+  std::string newViolations(const Schedule &next) const;
   struct State {
     Schedule schedule;
     uint64_t irRevision = 0;

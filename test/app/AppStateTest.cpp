@@ -534,3 +534,49 @@ TEST(AppState, TheConsumersChoiceReachesTheCompile) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(AppState, TheClusterChoiceReachesTheCompileAndSurvivesADrag) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm_cluster.mlir")));
+  ASSERT_TRUE(app.setCluster(4).changed);
+  // A drag keeps the kernel-wide choice.
+  ASSERT_TRUE(app.moveUnit("loadB", MoveTarget{1, 0, ""}).applied);
+  EXPECT_EQ(app.editor().cluster(), 4);
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  EXPECT_NE(app.compileView().result()->scheduleJson.find("\"cluster\": 4"), std::string::npos)
+      << app.compileView().result()->scheduleJson;
+  // Back to no cluster over the kernel's tile.cluster = 2: the compile is told so (a schedule
+  // file leaves 1 unwritten), and checks the kernel without sharing.
+  ASSERT_TRUE(app.setCluster(1).changed);
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.compileView().state, CompileView::State::Ok) << app.compileView().firstError();
+  EXPECT_EQ(app.compileView().result()->scheduleJson.find("\"cluster\""), std::string::npos);
+  EXPECT_EQ(app.compileView().result()->scheduleSummary.find("cluster:"), std::string::npos)
+      << app.compileView().result()->scheduleSummary;
+}
+
+TEST(AppState, AClusterThatCannotShareIsRefusedWithTheReason) {
+  // The pipelined loop's trip count depends on the CTA's rank: loadB could not be shared.
+  std::string ir = test::readAsset("persistent_gemm_cluster.mlir");
+  std::string from = "%acc = scf.for %k = %c0 to %K step %c64";
+  size_t at = ir.find(from);
+  ASSERT_NE(at, std::string::npos);
+  ir.replace(at, from.size(),
+             "%kend = arith.subi %K, %rank : index\n      %acc = scf.for %k = %c0 to %kend step %c64");
+  ir.replace(ir.find("tile.cluster = 2,"), std::string("tile.cluster = 2,").size(), "");
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openText(ir, "kend.mlir"));
+  EXPECT_EQ(app.editor().cluster(), 1);
+  MoveOutcome out = app.setCluster(2);
+  EXPECT_FALSE(out.applied);
+  EXPECT_NE(out.explanation.find("the pipelined loop's upper bound differs between them"),
+            std::string::npos)
+      << out.explanation;
+  EXPECT_EQ(app.editor().cluster(), 1);
+  EXPECT_EQ(app.status().level, StatusLevel::Error);
+}
+
+} // namespace

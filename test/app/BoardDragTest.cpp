@@ -345,3 +345,35 @@ TEST(BoardDrag, ANonPersistentKernelHasNoTileOrderControl) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(BoardDrag, PickingAClusterOfFourInTheClusterComboSharesLoadB) {
+  BoardHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("persistent_gemm_cluster.mlir")));
+  h.frame(ImVec2(0, 0), false);
+  EXPECT_EQ(h.app.editor().cluster(), 2); // the kernel's tile.cluster
+  ASSERT_GT(h.ui.clusterCombo.second.x, h.ui.clusterCombo.first.x);
+  EXPECT_TRUE(h.ui.clusterItems.empty()); // closed
+  // The frame of the combo (its left part; the label to its right does not open it).
+  ImVec2 combo(h.ui.clusterCombo.first.x + 8, centerOf(h.ui.clusterCombo).y);
+  h.frame(combo, false);
+  h.frame(combo, true);
+  h.frame(combo, false);
+  h.frame(combo, false);
+  ASSERT_EQ(h.ui.clusterItems.size(), 3u);
+  ImVec2 four = centerOf(h.ui.clusterItems.at("4"));
+  EXPECT_GT(four.y, combo.y);
+  h.frame(four, false);
+  h.frame(four, true);
+  h.frame(four, false);
+  EXPECT_EQ(h.app.editor().cluster(), 4);
+  EXPECT_EQ(h.app.editor().report().sharedLoads, std::vector<std::string>{"loadB"});
+  EXPECT_EQ(h.app.editor().schedule().cluster, std::optional<int64_t>(4));
+  EXPECT_NE(h.app.status().text.find("clusters of 4 CTAs now share loadB"), std::string::npos)
+      << h.app.status().text;
+  ASSERT_TRUE(h.app.undo());
+  EXPECT_EQ(h.app.editor().cluster(), 2);
+}
+
+} // namespace
