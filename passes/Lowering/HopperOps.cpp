@@ -186,24 +186,18 @@ void Emitter::setMaxRegisters(int count, bool increase) {
                : NVVM::SetMaxRegisterAction::decrease);
 }
 
-Value Emitter::wgmmaDescriptor(Value addr) {
-  // start address >> 4 in bits 0-13, leading byte offset 16 (>> 4 = 1,
-  // unused for swizzled K-major), stride byte offset 1024 (>> 4 = 64) in
-  // bits 32-45, swizzle mode 1 (128B) in bits 62-63.
-  Value a = arith::ExtUIOp::create(b, loc, i64(), addr);
-  a = arith::AndIOp::create(b, loc, a, c64(0x3FFFF));
-  a = arith::ShRUIOp::create(b, loc, a, c64(4));
-  uint64_t fixed = (1ull << 16) | (64ull << 32) | (1ull << 62);
-  return arith::OrIOp::create(b, loc, a, c64(static_cast<int64_t>(fixed)));
-}
-
-Value Emitter::wgmmaDescriptor(Value addr, int64_t leadingBytes,
-                               int64_t strideBytes) {
+Value Emitter::wgmmaDescriptor(Value addr, int64_t leadingBytes, int64_t strideBytes,
+                               int64_t swizzle) {
+  // Start address >> 4 in bits 0-13, leading byte offset >> 4 in bits
+  // 16-29, stride byte offset >> 4 in bits 32-45, the swizzle mode in bits
+  // 62-63 (sm_90 layout types: 1 = 128B, 2 = 64B, 3 = 32B).
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  assert((swizzle == 128 || swizzle == 64 || swizzle == 32) && "placement checks the swizzle");
   Value a = arith::ExtUIOp::create(b, loc, i64(), addr);
   a = arith::AndIOp::create(b, loc, a, c64(0x3FFFF));
   a = arith::ShRUIOp::create(b, loc, a, c64(4));
   uint64_t fixed = (uint64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
-                   (uint64_t((strideBytes >> 4) & 0x3FFF) << 32) | (1ull << 62);
+                   (uint64_t((strideBytes >> 4) & 0x3FFF) << 32) | (mode << 62);
   return arith::OrIOp::create(b, loc, a, c64(static_cast<int64_t>(fixed)));
 }
 

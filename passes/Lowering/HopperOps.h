@@ -108,15 +108,14 @@ public:
   void setMaxRegisters(int count, bool increase);
 
   // wgmma.
-  /// Shared-memory matrix descriptor of a K-major operand in a 128-byte
-  /// swizzled buffer at 32-bit shared address `addr` (8-row groups 1024
-  /// bytes apart).
-  mlir::Value wgmmaDescriptor(mlir::Value addr);
-  /// The same with explicit byte offsets: for an MN-major operand the
-  /// leading offset is the distance between 64-element panels along N and
-  /// the stride offset the distance between 8-row groups along K.
+  /// Shared-memory matrix descriptor of an operand at 32-bit shared address
+  /// `addr` in rows of `swizzle` bytes (128, 64 or 32), swizzled as TMA
+  /// wrote them. For a K-major operand the leading offset is unused and the
+  /// stride offset is the distance between 8-row groups (8 x swizzle); for
+  /// an MN-major one the leading offset is the distance between panels along
+  /// M or N and the stride offset between 8-row groups along K.
   mlir::Value wgmmaDescriptor(mlir::Value addr, int64_t leadingBytes,
-                              int64_t strideBytes);
+                              int64_t strideBytes, int64_t swizzle = 128);
   void wgmmaFence();
   void wgmmaCommit();
   void wgmmaWait(int pending);

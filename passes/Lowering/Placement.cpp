@@ -493,18 +493,31 @@ LogicalResult Placer::checkDot(DotOp d) {
       return refuse(d, "an A operand in registers must be K-major (no transpose_a): wgmma "
                        "takes register fragments of rows");
   }
-  // 128-byte swizzled rows: 64 16-bit or 128 FP8 elements.
-  int64_t rowElems = 128 / (fp8 ? 1 : 2);
-  int64_t bInner = d.getTransposeB() ? d.getK() : d.getN();
-  if (bInner % rowElems)
-    return refuse(d, "B's contiguous dimension (")
-           << bInner << ") must be a multiple of " << rowElems << " (128-byte swizzled rows)";
-  if (aSmem) {
-    int64_t aInner = d.getTransposeA() ? d.getM() : d.getK();
-    if (aInner % rowElems)
-      return refuse(d, "A's contiguous dimension (")
-             << aInner << ") must be a multiple of " << rowElems << " (128-byte swizzled rows)";
-  }
+  // wgmma reads rows swizzled by 128, 64 or 32 bytes, as TMA wrote the
+  // panels (DescType::getLoadBoxShape: the widest that divides a row);
+  // tcgen05 as lowered here, 128-byte rows only.
+  auto checkRows = [&](StringRef which, Value operand, int64_t inner) -> LogicalResult {
+    auto load = operand.getDefiningOp<LoadOp>();
+    if (!load)
+      return success(); // an upcast's local ring: 128-byte rows by construction
+    SmemTile t = SmemTile::of(load.getDesc().getType());
+    int64_t bytes = inner * t.elemBytes;
+    bool ok = p.target.blackwell() ? t.swizzle == 128 && t.cols % t.panelCols == 0
+                                   : t.swizzle != 0 && t.cols % t.panelCols == 0;
+    if (ok)
+      return success();
+    if (p.target.blackwell())
+      return refuse(d, "") << which << "'s contiguous dimension (" << inner << ", " << bytes
+                           << " bytes) must be a multiple of 128 bytes on sm_100a (128-byte "
+                              "swizzled rows)";
+    return refuse(d, "") << which << "'s contiguous dimension (" << inner << ", " << bytes
+                         << " bytes) must be 32, 64 or 128 bytes, or a multiple of 32 bytes "
+                            "above 128: wgmma reads rows swizzled by 128, 64 or 32 bytes";
+  };
+  if (failed(checkRows("B", d.getB(), d.getTransposeB() ? d.getK() : d.getN())))
+    return failure();
+  if (aSmem && failed(checkRows("A", d.getA(), d.getTransposeA() ? d.getM() : d.getK())))
+    return failure();
   if (d.getM() != p.geom.rows)
     return refuse(d, "M = ") << d.getM() << " differs from the consumer tile's " << p.geom.rows
                              << " rows";

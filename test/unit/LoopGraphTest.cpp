@@ -188,3 +188,33 @@ TEST(LoopGraph, ClusterFactsFromTheIR) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(DescType, LoadPanelsAreTheWidestSwizzleThatDividesARow) {
+  DialectRegistry registry;
+  tile::registerStagecraftDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  Builder b(&ctx);
+  auto panel = [&](std::vector<int64_t> shape, Type elem) {
+    auto d = tile::DescType::get(&ctx, shape, elem);
+    return std::make_pair(d.getLoadBoxShape().back(), d.getLoadSwizzleBytes());
+  };
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type(), e4m3 = b.getType<Float8E4M3FNType>();
+  using P = std::pair<int64_t, int64_t>;
+  EXPECT_EQ(panel({128, 64}, bf16), P(64, 128));   // one 128-byte panel
+  EXPECT_EQ(panel({128, 256}, bf16), P(64, 128));  // four
+  EXPECT_EQ(panel({128, 96}, bf16), P(32, 64));    // 192 bytes: three 64-byte panels
+  EXPECT_EQ(panel({1, 128, 96}, bf16), P(32, 64));
+  EXPECT_EQ(panel({128, 80}, bf16), P(16, 32));    // 160 bytes: five 32-byte panels
+  EXPECT_EQ(panel({128, 32}, bf16), P(32, 64));    // one 64-byte row
+  EXPECT_EQ(panel({128, 16}, bf16), P(16, 32));
+  EXPECT_EQ(panel({64, 24}, bf16), P(24, 0));      // 48 bytes: one unswizzled panel
+  EXPECT_EQ(panel({128, 64}, e4m3), P(64, 64));
+  EXPECT_EQ(panel({128, 128}, e4m3), P(128, 128));
+  EXPECT_EQ(panel({128, 48}, f32), P(16, 64));     // 192 bytes
+  EXPECT_EQ(panel({256}, bf16), P(256, 0));        // 1-d: one box
+}
+
+} // namespace

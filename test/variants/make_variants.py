@@ -35,6 +35,7 @@ GEMM_TILES = {  # name: (BM, BN, consumer warp groups)
     "128x128w1": (128, 128, 1),  # one warp group, two 64-row blocks
     "64x256": (64, 256, 1),
     "64x24": (64, 24, 1),  # a narrow output: stmatrix x4 and x2 in one panel
+    "128x96": (128, 96, 2),  # 192-byte rows: three 64-byte swizzled panels
 }
 GEMM_EPILOGUES = ["none", "relu", "bias_relu", "rowscale", "gelu_tanh", "tensorscale"]
 # Operand dtypes: the name in a variant's name and the MLIR element type. FP8
@@ -59,9 +60,10 @@ def gemm(dtype="bf16", a_major="K", b_major="K", epilogue="none", out="bf16",
          tile="128x256", schedule="ws_ahead2", bk=None, registers=None):
     bm, bn, wgs = GEMM_TILES[tile]
     t = GEMM_DTYPES[dtype]
-    bk = bk or (128 if dtype in FP8 else 64)
+    default_bk = 128 if dtype in FP8 else 64
     name = (f"gemm_{dtype}_a{a_major}_b{b_major}_{epilogue}_{out}_{tile}_{schedule}"
-            + registers_suffix(registers))
+            + (f"_bk{bk}" if bk and bk != default_bk else "") + registers_suffix(registers))
+    bk = bk or default_bk
     args, loads = [], []
     if a_major == "K":
         args.append(f"%A: !tile.desc<{bm}x{bk}x{t}> {{tile.shape = affine_map<()[M, N, K] -> (M, K)>}}")
@@ -472,6 +474,19 @@ def main():
                            "registers": (40, 232)}]))
     sets.append(("attention", [{**{k: vals[0] for k, vals in attention_axes().items()},
                                 "d": 128, "bn": 128, "schedule": "cp_dot1_s3", "registers": (32, 232)}]))
+    # Rows of 64 and 32 bytes, and rows that are several 64-byte panels (DescType::
+    # getLoadBoxShape; wgmma's 64B and 32B layout types), in every set: K steps of 32 and 16
+    # (K-major A and B), an MN-major B and a stored tile of 96 columns (three 64-byte
+    # panels), FP8 K steps of 64, head dims 96 and 32 (Q and K K-major, V N-major, O stored).
+    g0 = {k: vals[0] for k, vals in gemm_axes().items()}
+    sets.append(("gemm", [{**g0, "bk": 32}, {**g0, "bk": 16},
+                          {**g0, "tile": "128x96", "b_major": "N", "bk": 32},
+                          {**g0, "a_major": "M", "bk": 32},
+                          {**g0, "dtype": "e4m3", "bk": 64}]))
+    a0 = {k: vals[0] for k, vals in attention_axes().items()}
+    sets.append(("attention", [{**a0, "d": 96, "bn": 128}, {**a0, "d": 32, "bn": 128},
+                               {**a0, "d": 96, "bn": 128, "schedule": "cp_dot1_s3",
+                                "mask": "causal"}]))
     index = []
     for kind, variants in sets:
         for v in variants:

@@ -2,15 +2,17 @@
 //
 // One dot is, per 64-row block of the warp group and per 16 of K, one
 // wgmma.mma_async m64nNk16 (bf16 or f16 in, f32 accumulate). Operands in
-// shared memory are 128-byte swizzled tiles loaded by TMA in panels of 64
-// 16-bit columns:
-//  - K-major (A, or B with transpose_b): rows of 128 bytes; a k step of 16
-//    moves 32 bytes along the row, then to the next panel. Rows of A start
-//    at 64 x 128 bytes per row block.
+// shared memory are tiles TMA loaded in panels of S-byte rows, swizzled by
+// S = 128, 64 or 32 bytes (DescType::getLoadBoxShape: the widest that
+// divides the tile's rows; 64 16-bit columns a panel at 128 bytes):
+//  - K-major (A, or B with transpose_b): a k step of 16 moves 32 bytes
+//    along the row (S / 32 steps a panel), then to the next panel; 8-row
+//    groups are 8 S bytes apart (the descriptor's stride). Rows of A start
+//    at 64 S bytes per row block.
 //  - M- or N-major (A with transpose_a, B without transpose_b): the
-//    descriptor's leading byte offset is the distance between 64-column
-//    panels, the stride 1024 bytes per 8 rows of K; a k step moves 16 rows.
-//    A row block of an M-major A is one panel.
+//    descriptor's leading byte offset is the distance between panels along
+//    M or N, the stride 8 S bytes per 8 rows of K; a k step moves 16 rows.
+//    A row block of an M-major A is 64 / (S / 2) panels.
 // Each operand gets one descriptor pinned where the dot is (LLVM would
 // hoist loop-invariant descriptors and keep all of them live in registers)
 // plus a constant offset per k step.
@@ -35,6 +37,31 @@ using namespace stagecraft::lowering;
 using namespace stagecraft::tile;
 using hopper::Emitter;
 
+namespace {
+/// Where a wgmma operand's k steps and row blocks are in its shared-memory
+/// tile, and its descriptor's offsets.
+struct OperandLayout {
+  const SmemTile &tile;
+  bool mnMajor;
+  int64_t leading() const { return mnMajor ? tile.panelBytes : 16; } // unused K-major
+  int64_t stride() const { return 8 * tile.swizzle; }
+  int64_t kStepOffset(int64_t kk) const {
+    if (mnMajor)
+      return kk * 16 * tile.swizzle; // 16 rows of K
+    int64_t perPanel = tile.swizzle / 32; // 32 bytes a k step
+    return (kk / perPanel) * tile.panelBytes + (kk % perPanel) * 32;
+  }
+  /// A's 64-row block `block` (i32), from the tile's start.
+  Value rowBlockOffset(Emitter &e, Value block) const {
+    int64_t bytes = mnMajor ? 64 / tile.panelCols * tile.panelBytes : 64 * tile.swizzle;
+    return e.mul(block, e.c32(bytes));
+  }
+  Value descriptor(Emitter &e, Value addr) const {
+    return e.wgmmaDescriptor(addr, leading(), stride(), tile.swizzle);
+  }
+};
+} // namespace
+
 SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const TileGeometry &g,
                                                  Value cwg, const DotOperands &ops) {
   int64_t n = d.getN(), k = d.getK(), blocks = g.rowBlocks;
@@ -54,27 +81,20 @@ SmallVector<Value> stagecraft::lowering::emitDot(Emitter &e, DotOp d, const Tile
   };
   auto addr = [&](const SmemRef &r) { return e.smemAddr32(e.smemPtr(r.offset)); };
 
-  const SmemTile &tb = *ops.b.tile;
-  Value descB0 = e.pinned(nMajorB ? e.wgmmaDescriptor(addr(ops.b), tb.panelBytes, 1024)
-                                  : e.wgmmaDescriptor(addr(ops.b)));
-  auto offsetB = [&](int64_t kk) {
-    return nMajorB ? kk * 16 * 128 : (kk / 4) * tb.panelBytes + (kk % 4) * 32;
-  };
+  OperandLayout lb{*ops.b.tile, nMajorB};
+  Value descB0 = e.pinned(lb.descriptor(e, addr(ops.b)));
+  auto offsetB = [&](int64_t kk) { return lb.kStepOffset(kk); };
   SmallVector<Value> descA0;
+  std::optional<OperandLayout> la;
   if (ops.a) {
-    const SmemTile &ta = *ops.a.tile;
+    la.emplace(OperandLayout{*ops.a.tile, transA});
     Value base = addr(ops.a);
     for (int64_t blk = 0; blk < blocks; ++blk) {
       Value block = e.add(e.mul(cwg, e.c32(blocks)), e.c32(blk));
-      descA0.push_back(e.pinned(
-          transA ? e.wgmmaDescriptor(e.add(base, e.mul(block, e.c32(ta.panelBytes))),
-                                     ta.panelBytes, 1024)
-                 : e.wgmmaDescriptor(e.add(base, e.mul(block, e.c32(64 * 128))))));
+      descA0.push_back(e.pinned(la->descriptor(e, e.add(base, la->rowBlockOffset(e, block)))));
     }
   }
-  auto offsetA = [&](int64_t kk) {
-    return transA ? kk * 16 * 128 : (kk / 4) * ops.a.tile->panelBytes + (kk % 4) * 32;
-  };
+  auto offsetA = [&](int64_t kk) { return la->kStepOffset(kk); };
 
   int64_t perBlock = n / 2;
   SmallVector<SmallVector<Value>> acc(blocks);

@@ -101,8 +101,17 @@ int64_t DescType::getBoxBytes() const {
 
 SmallVector<int64_t> DescType::getLoadBoxShape() const {
   SmallVector<int64_t> box(getBoxShape());
-  if (getTileShape().size() >= 2)
-    box.back() = std::min<int64_t>(box.back(), 128 / getElementBytes());
+  if (getTileShape().size() < 2)
+    return box;
+  // Panels of the widest swizzle (128, 64 or 32 bytes) that divides the
+  // tile's rows: a row of 96 bf16 (192 bytes) is three 64-byte panels, not
+  // a 128-byte panel and a half-empty one. Rows up to 128 bytes are one
+  // panel (swizzled when 32, 64 or 128 bytes).
+  int64_t eb = getElementBytes(), rowBytes = box.back() * eb;
+  int64_t panelBytes = 128;
+  if (rowBytes > 128 && rowBytes % 128 != 0)
+    panelBytes = rowBytes % 64 == 0 ? 64 : rowBytes % 32 == 0 ? 32 : 128;
+  box.back() = std::min<int64_t>(box.back(), panelBytes / eb);
   return box;
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The cluster benchmark's table: per bundle, the median TFLOP/s over the rounds (verified runs
+"""A bundle benchmark's table: per bundle, the median TFLOP/s over the rounds (verified runs
 only), cuBLAS's median in the same processes, and the median of the per-round ratios.
 
-  python3 bench/cluster/table.py OUT/results.jsonl
+  python3 bench/lib/table.py OUT/results.jsonl
 """
 import json
 import statistics
