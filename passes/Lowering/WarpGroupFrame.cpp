@@ -160,7 +160,7 @@ void WarpGroupFrame::forEachTile(Emitter &e,
   scope = base;
   Value lb = scalar(e, tl.getLowerBound()), ub = scalar(e, tl.getUpperBound()),
         step = scalar(e, tl.getStep());
-  ValueRange start{e.c32(0), e.c32(0)};
+  SmallVector<Value> start{e.c32(0), e.c32(0)}; // a ValueRange of temporaries would dangle
   if (!probes) {
     emitTileLoop(e, lb, ub, step, start, body, team);
     return;
