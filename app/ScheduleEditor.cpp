@@ -255,32 +255,28 @@ std::string ScheduleEditor::explainCluster(int64_t cluster) const {
   return newViolations(next);
 }
 
-MoveOutcome ScheduleEditor::setCluster(int64_t cluster) {
+MoveOutcome ScheduleEditor::setKernelWide(const Schedule &next, bool changes) {
   MoveOutcome out;
-  out.explanation = explainCluster(cluster);
+  out.explanation = newViolations(next);
   if (!out.explanation.empty())
     return out;
-  Schedule next = schedule_;
-  next.cluster = cluster;
   out.applied = true;
-  out.changed = cluster != report_.cluster;
+  out.changed = changes;
   if (out.changed)
-    commit(std::move(next));
+    commit(next);
   return out;
 }
 
+MoveOutcome ScheduleEditor::setCluster(int64_t cluster) {
+  Schedule next = schedule_;
+  next.cluster = cluster;
+  return setKernelWide(next, cluster != report_.cluster);
+}
+
 MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
-  MoveOutcome out;
-  out.explanation = explainConsumers(consumers);
-  if (!out.explanation.empty())
-    return out;
   Schedule next = schedule_;
   next.consumers = consumers;
-  out.applied = true;
-  out.changed = consumers != report_.consumers;
-  if (out.changed)
-    commit(std::move(next));
-  return out;
+  return setKernelWide(next, consumers != report_.consumers);
 }
 
 int64_t ScheduleEditor::registerBudget(int64_t group) const {

@@ -125,6 +125,9 @@ private:
   /// Every violation `next` has that the current schedule does not, in the
   /// check's order ("" when none).
   std::string newViolations(const Schedule &next) const;
+  /// `next` (the schedule with one kernel-wide choice changed) as an undo
+  /// step when `changes`; refused with newViolations(next) when it has any.
+  MoveOutcome setKernelWide(const Schedule &next, bool changes);
   struct State {
     Schedule schedule;
     uint64_t irRevision = 0;

@@ -73,6 +73,29 @@ CUmodule loadModule(const std::string &dir, const std::string &stem, std::vector
   return loadPtxModule(ptx, stem + ".ptx");
 }
 
+// The launch of the manifest's grid, block, shared memory and cluster (`cluster` holds the
+// attribute the config points to).
+CUlaunchConfig launchConfig(const Manifest &m, CUstream stream, CUlaunchAttribute &cluster) {
+  CUlaunchConfig config{};
+  config.gridDimX = unsigned(m.grid[0]);
+  config.gridDimY = unsigned(m.grid[1]);
+  config.gridDimZ = unsigned(m.grid[2]);
+  config.blockDimX = unsigned(m.block[0]);
+  config.blockDimY = unsigned(m.block[1]);
+  config.blockDimZ = unsigned(m.block[2]);
+  config.sharedMemBytes = unsigned(m.dynamicSmemBytes);
+  config.hStream = stream;
+  if (m.hasCluster) {
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = unsigned(m.cluster[0]);
+    cluster.value.clusterDim.y = unsigned(m.cluster[1]);
+    cluster.value.clusterDim.z = unsigned(m.cluster[2]);
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  return config;
+}
+
 }  // namespace
 
 LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDir, CUdevice device,
@@ -99,21 +122,8 @@ LoadedBundle::LoadedBundle(const Manifest &manifest, const std::string &bundleDi
   if (manifest.hasCluster && warnings) {
     // A cluster's CTAs share a GPC: fewer clusters than SMs / cluster size may fit at once, and
     // a persistent kernel's clusters beyond them run after the others finish.
-    CUlaunchConfig config{};
-    config.gridDimX = unsigned(manifest.grid[0]);
-    config.gridDimY = unsigned(manifest.grid[1]);
-    config.gridDimZ = unsigned(manifest.grid[2]);
-    config.blockDimX = unsigned(manifest.block[0]);
-    config.blockDimY = unsigned(manifest.block[1]);
-    config.blockDimZ = unsigned(manifest.block[2]);
-    config.sharedMemBytes = unsigned(manifest.dynamicSmemBytes);
     CUlaunchAttribute dims{};
-    dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    dims.value.clusterDim.x = unsigned(manifest.cluster[0]);
-    dims.value.clusterDim.y = unsigned(manifest.cluster[1]);
-    dims.value.clusterDim.z = unsigned(manifest.cluster[2]);
-    config.attrs = &dims;
-    config.numAttrs = 1;
+    CUlaunchConfig config = launchConfig(manifest, nullptr, dims);
     int resident = 0;
     int64_t clusters = manifest.grid[0] * manifest.grid[1] * manifest.grid[2] /
                        (manifest.cluster[0] * manifest.cluster[1] * manifest.cluster[2]);
@@ -294,24 +304,8 @@ void LoadedBundle::launchFunction(CUfunction f, int set, CUstream stream, const 
     }
   }
 
-  CUlaunchConfig config{};
-  config.gridDimX = unsigned(manifest_.grid[0]);
-  config.gridDimY = unsigned(manifest_.grid[1]);
-  config.gridDimZ = unsigned(manifest_.grid[2]);
-  config.blockDimX = unsigned(manifest_.block[0]);
-  config.blockDimY = unsigned(manifest_.block[1]);
-  config.blockDimZ = unsigned(manifest_.block[2]);
-  config.sharedMemBytes = unsigned(manifest_.dynamicSmemBytes);
-  config.hStream = stream;
   CUlaunchAttribute cluster{};
-  if (manifest_.hasCluster) {
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = unsigned(manifest_.cluster[0]);
-    cluster.value.clusterDim.y = unsigned(manifest_.cluster[1]);
-    cluster.value.clusterDim.z = unsigned(manifest_.cluster[2]);
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-  }
+  CUlaunchConfig config = launchConfig(manifest_, stream, cluster);
   CUresult r = driver().cuLaunchKernelEx(&config, f, args.data(), nullptr);
   if (r != CUDA_SUCCESS) throw CudaError(r, "cuLaunchKernelEx(" + manifest_.kernel + "): " + cudaErrorText(r));
 }

@@ -541,6 +541,11 @@ TEST(AppState, TheClusterChoiceReachesTheCompileAndSurvivesADrag) {
   AppState app(test::testConfig());
   ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm_cluster.mlir")));
   ASSERT_TRUE(app.setCluster(4).changed);
+  // Said at once (a compile finishing later says its own).
+  EXPECT_NE(app.status().text.find("clusters of 4 CTAs now share loadB (loaded once per cluster, "
+                                   "multicast)"),
+            std::string::npos)
+      << app.status().text;
   // A drag keeps the kernel-wide choice.
   ASSERT_TRUE(app.moveUnit("loadB", MoveTarget{1, 0, ""}).applied);
   EXPECT_EQ(app.editor().cluster(), 4);
