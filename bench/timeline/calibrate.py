@@ -101,6 +101,8 @@ SUPERSEDED = {
     "gemm-sweep-h200-2026-11-21": "previous lowering (before cbcb7bb)",
     "gemm-sweep2-h100-2026-11-21": "previous lowering (before cbcb7bb)",
     "attention-first-h200-2026-11-21": "a lowering that spilled (its README)",
+    "cluster-h100-2026-11-25-release-cluster": "a lowering whose remote arrivals were "
+                                               ".release.cluster (its README)",
 }
 # Folders of the runner's own fixture checks: no schedule of an asset.
 NOT_SCHEDULES = {"runner-h100-2026-11-21"}
@@ -165,10 +167,16 @@ def named_bundle(base, problem):
     # The problem's sizes (its tile order, e.g. "grouped:8", is the asset's own: in its IR).
     sizes = {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
     entry = NAMED_BUNDLES.get(base)
-    if entry is None:
-        stem, _, size = base.rpartition("-")
-        if stem in PERF_GEMMS and size in ("8192", "4096", "8000x8064x4000"):
-            entry = (stem, None)
+    stem, _, size = base.rpartition("-")
+    gemm_size = size in ("8192", "4096", "8000x8064x4000")
+    if entry is None and stem in PERF_GEMMS and gemm_size:
+        entry = (stem, None)
+    # bench/cluster/prepare.sh: the grouped GEMM, and the cluster GEMM with --cluster C.
+    if entry is None and gemm_size and stem == "grouped":
+        entry = ("persistent_gemm_grouped", None)
+    if entry is None and gemm_size and stem in ("cluster1", "cluster2", "cluster4") and sizes:
+        return ("persistent_gemm_cluster", {"format": "stagecraft-schedule", "version": 1,
+                                            "kernel": "", "cluster": int(stem[-1]), "ops": []}, sizes)
     if entry is None or not sizes:
         return None
     asset, sched = entry

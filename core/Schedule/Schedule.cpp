@@ -53,6 +53,17 @@ std::vector<int64_t> stagecraft::trimRegisterBudgets(std::vector<int64_t> budget
   return budgets;
 }
 
+void Schedule::overlay(const Schedule &given) {
+  for (const ScheduleEntry &e : given.entries())
+    set(e.name, e.sched);
+  if (given.consumers)
+    consumers = given.consumers;
+  if (given.registers)
+    registers = given.registers;
+  if (given.cluster)
+    cluster = given.cluster;
+}
+
 int64_t Schedule::registerBudget(int64_t group) const {
   if (!registers || group < 0 || group >= static_cast<int64_t>(registers->size()))
     return 0;

@@ -96,6 +96,10 @@ public:
   OpSchedule *find(llvm::StringRef name);
   /// Sets (or adds) the schedule of `name`.
   void set(llvm::StringRef name, const OpSchedule &sched);
+  /// `given` applied over this schedule, as applying it to the IR does: its
+  /// entries, and each kernel-wide choice it makes (consumers, registers,
+  /// cluster); what it leaves unset stays.
+  void overlay(const Schedule &given);
   size_t size() const { return entries_.size(); }
 
   /// Equal when both map the same names to the same schedules (entry order

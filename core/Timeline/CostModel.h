@@ -41,6 +41,13 @@ struct HopperModel {
   int64_t regsPerSM = 65536;
   int64_t threadsPerSM = 2048;
   int64_t ctasPerSM = 32;
+  /// Thread-block clusters that fit on the GPU at once with one CTA per SM
+  /// (a cluster's CTAs share a GPC): measured by the runner's
+  /// cuOccupancyMaxActiveClusters on the H100 (bench/results/cluster-h100-
+  /// 2026-11-25): 66 of 2 CTAs, 30 of 4. 0: every SM's slot (no cluster).
+  int64_t residentClusters(int64_t cluster) const {
+    return cluster == 2 ? 66 : cluster == 4 ? 30 : 0;
+  }
 
   // --- Fitted (bench/timeline/calibrate.py); global, never per kernel.
   /// SM clock under sustained tensor load (GHz): converts cycles to time.

@@ -271,6 +271,10 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     durations[trip] = lo->second + f * (hi->second - lo->second);
   }
   int64_t slots = model.sms * resident;
+  // Clusters fill the GPCs' SMs in groups: fewer slots than SMs may hold
+  // them (a persistent kernel's clusters beyond them run in a second wave).
+  if (int64_t clusters = model.residentClusters(report.cluster); clusters > 0)
+    slots = std::min(slots, clusters * report.cluster * resident);
   double total = 0;
   bool uniform = durations.size() == 1;
   // The launch's set-up (ctaOverheadCycles: the launch, barrier set-up, the

@@ -216,17 +216,9 @@ CompileResult stagecraft::compile(llvm::StringRef source,
       result.diagnostics.push_back("error: " + llvm::toString(given.takeError()));
       return finish(CompileResult::Status::Error);
     }
-    // Unknown names are reported by checkSchedule below (rule unknown-unit).
-    for (const ScheduleEntry &e : given->entries())
-      schedule.set(e.name, e.sched);
-    // The kernel-wide choices, when the file makes them (as applying it to
-    // the IR does); writeSchedule puts them on the kernel for the lowering.
-    if (given->consumers)
-      schedule.consumers = given->consumers;
-    if (given->registers)
-      schedule.registers = given->registers;
-    if (given->cluster)
-      schedule.cluster = given->cluster;
+    // Unknown names are reported by checkSchedule below (rule unknown-unit);
+    // writeSchedule puts the kernel-wide choices on the kernel.
+    schedule.overlay(*given);
   }
   if (options.consumers)
     schedule.consumers = options.consumers;

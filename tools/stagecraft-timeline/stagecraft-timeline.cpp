@@ -124,15 +124,7 @@ bool applySchedule(const LoopGraph &graph, const std::string &json, const std::s
     error = toString(given.takeError());
     return false;
   }
-  for (const ScheduleEntry &e : given->entries())
-    out.set(e.name, e.sched);
-  // The consumer arrangement and the register budgets, when the file names
-  // them (as applying a schedule to the IR sets tile.consumers and
-  // tile.registers).
-  if (given->consumers)
-    out.consumers = given->consumers;
-  if (given->registers)
-    out.registers = given->registers;
+  out.overlay(*given);
   return true;
 }
 
