@@ -99,18 +99,11 @@ WarpGroupFrame::WarpGroupFrame(OpBuilder &b, const KernelPlan &plan) : plan(plan
   fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   fn->setAttr("stagecraft.dynamic_smem", b.getI64IntegerAttr(plan.smemBytes));
   fn->setAttr("stagecraft.block", b.getI64IntegerAttr(plan.threads));
-  if (plan.cluster > 1) {
-    // `.reqnctapercluster C, 1, 1`; the driver puts the cluster and the
-    // shared loads' tensor-map boxes (1/C of the rows) into the manifest.
+  // `.reqnctapercluster C, 1, 1`; the manifest's cluster and the shared
+  // loads' tensor-map boxes come from the same legality report (Manifest.cpp).
+  if (plan.cluster > 1)
     fn->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                 b.getDenseI32ArrayAttr({static_cast<int32_t>(plan.cluster), 1, 1}));
-    fn->setAttr("stagecraft.cluster", b.getI64IntegerAttr(plan.cluster));
-    SmallVector<int64_t> shared;
-    for (const Ring &r : plan.rings)
-      if (r.multicast > 1)
-        shared.push_back(r.descArg);
-    fn->setAttr("stagecraft.multicast_args", b.getDenseI64ArrayAttr(shared));
-  }
   for (unsigned i = 0; i < argTypes.size(); ++i)
     if (isa<DescType>(kernel.getArgumentTypes()[i])) {
       fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
