@@ -212,6 +212,11 @@ AFTER_STEADY_STATE = {"steady-state-h100-2026-11-23", "bars-h100-2026-11-23-stea
                       "unseen-h100-2026-11-23-steady", "attention-sweep-h100-2026-11-23-steady",
                       "mve-h100-2026-11-23"}
 BEFORE_STEADY_STATE = "attention before the steady-state loop (b0fe973): ptxas serialized its pipelined wgmma"
+# The ping-pong GEMMs before the producer's loop-invariant coordinates: the tile decode ran in
+# every K step, and the kernels ran 10% slower (bench/results/loop-invariant-coords-h100-2026-11-25,
+# an A/B in one call; the other persistent kernels measured the same before and after).
+AFTER_LOOP_INVARIANT_COORDS = {"loop-invariant-coords-h100-2026-11-25"}
+BEFORE_LOOP_INVARIANT_COORDS = "ping-pong GEMM before the loop-invariant load coordinates (10% slower)"
 
 
 def is_attention(asset):
@@ -225,6 +230,9 @@ def superseded_why(folder, asset):
     date = folder.split("-h100-")[-1][:10] if "-h100-" in folder else ""
     if is_attention(asset) and folder not in AFTER_STEADY_STATE and date and date <= "2026-11-23":
         return BEFORE_STEADY_STATE
+    if (asset.startswith("persistent_gemm_pingpong") and folder not in AFTER_LOOP_INVARIANT_COORDS
+            and date and date <= "2026-11-25"):
+        return BEFORE_LOOP_INVARIANT_COORDS
     return None
 
 

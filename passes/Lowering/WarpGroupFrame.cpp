@@ -331,11 +331,43 @@ void WarpGroupFrame::release(Emitter &e, const Ring &r, Value g, Value valid, Va
   });
 }
 
+void WarpGroupFrame::lowerLoopInvariantCoords(Emitter &e) {
+  // Lowered at each use instead (WarpGroupFrame::scalar), a coordinate sits
+  // in its ring's predicated branch of every iteration, where LLVM may not
+  // hoist a division (not speculatable), and ptxas then decides per
+  // compile whether the tile decode runs on the uniform datapath: the
+  // ping-pong GEMM's producer ran it, two divisions per K step, on vector
+  // registers in one compile and lost 8% of the kernel's speed (H100).
+  Operation *loop = plan.loop.getOperation();
+  DenseMap<Value, bool> known;
+  std::function<bool(Value)> invariant = [&](Value v) -> bool {
+    if (scope.contains(v))
+      return true;
+    auto it = known.find(v);
+    if (it != known.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    bool ok = def && !loop->isAncestor(def) && isMemoryEffectFree(def) &&
+              def->getNumRegions() == 0 && v.getType().isIntOrIndexOrFloat() &&
+              llvm::all_of(def->getOperands(), invariant);
+    known[v] = ok;
+    return ok;
+  };
+  for (const Ring &r : plan.rings)
+    for (Value c : r.load.getCoords())
+      if (!scope.contains(c) && invariant(c))
+        lowerScalar(e, c, scope, sources);
+}
+
 void WarpGroupFrame::emitProducerLoop(Emitter &e) {
   // The producer walks (tile, iteration) as one stream: the next tile's
   // loads start as soon as ring slots free up, while the consumers finish
   // the current tile.
   forEachTile(e, [&](Value baseIter, Value tileCount) {
+    // The coordinates lowered here are the tile body's: what follows the
+    // tile loop must not see them.
+    IRMapping tileScope = scope;
+    lowerLoopInvariantCoords(e);
     for (const Ring &r : plan.tileRings)
       produce(e, r, tileCount, Value());
     Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
@@ -357,6 +389,7 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
       if (probes)
         probes->record(e, *stamp, inRange);
     }
+    scope = std::move(tileScope);
   });
 }
 

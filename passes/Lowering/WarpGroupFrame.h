@@ -122,6 +122,10 @@ public:
 
 private:
   void emitProducerLoop(hopper::Emitter &e);
+  /// Lowers into `scope`, where the builder is, the parts of the ring loads'
+  /// coordinates that the pipelined loop does not change (a persistent
+  /// kernel's tile decode), so that every iteration's load finds them.
+  void lowerLoopInvariantCoords(hopper::Emitter &e);
   /// One scf.for over tiles lb, lb + step, ... < ub, carrying {ring base,
   /// tile count} from `start`; returns them after the loop.
   mlir::ValueRange emitTileLoop(hopper::Emitter &e, mlir::Value lb, mlir::Value ub,

@@ -6,9 +6,17 @@
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>
 // Empty barriers: one arrival per warp of the one team that reads a slot.
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32
-// The producer streams every tile's loads (no team test on its side).
+// The producer streams every tile's loads (no team test on its side). The
+// tile's decode (grouped order: divisions by the group's size) is lowered
+// once per tile, before the K loop; in the K loop only the ring's slot and
+// round (by the constant 4 copies) are divided.
 // CHECK: nvvm.setmaxregister decrease 24
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for %[[TILE:.*]] = %{{.*}} iter_args
+// CHECK: arith.divui %[[TILE]], %[[GROUP:[0-9]+]] : i32
+// CHECK: arith.remui %[[TILE]], %[[GROUP]] : i32
+// CHECK: scf.for
+// CHECK-NOT: arith.divui %{{[0-9]+}}, %{{[0-9]+}} : i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%{{[0-9]+}}, %{{[0-9]+}}]
 // CHECK: nvvm.setmaxregister increase 240
 // The consumer thread splits into its team (warp group) and its index in it.
 // CHECK: %[[CT:.*]] = arith.subi %{{.*}}, %c128_i32

@@ -11,10 +11,11 @@
 // CHECK-SAME: units = [{group = 0 : i64, id = 0 : i64, name = "loadA"}, {group = 0 : i64, id = 1 : i64, name = "loadB"}, {group = 1 : i64, id = 2 : i64, name = "MMA"}]
 // CHECK-SAME: warp_groups = [{name = "producer", role = "producer"}, {name = "consumer 0", role = "consumer"}, {name = "consumer 1", role = "consumer"}]
 // The record counter, then the sampled-CTA guard: the linear CTA id, the
-// stride (CTAs / min(3, CTAs)) and the slot.
+// stride (CTAs / min(3, CTAs)) and the slot; the registers read in asm of
+// their own (merged into the kernel's reads, they would move those).
 // CHECK: %[[COUNTER:.*]] = llvm.alloca
-// CHECK: nvvm.read.ptx.sreg.ctaid.x
-// CHECK: nvvm.read.ptx.sreg.nctaid.z
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.u32 $0, %ctaid.x;", "=r"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.u32 $0, %nctaid.z;", "=r"
 // CHECK: %[[C3:.*]] = arith.constant 3 : i32
 // CHECK: %[[SLOTS:.*]] = arith.minui %{{.*}}, %[[C3]]
 // CHECK: %[[STRIDE:.*]] = arith.divui %[[TOTAL:.*]], %[[SLOTS]]
