@@ -273,16 +273,20 @@ TEST(TimelineSim, SmsWithoutCtasLeaveTheirL2ShareToTheOthers) {
   ASSERT_TRUE(alone.ok) << alone.error;
   EXPECT_NEAR(alone.iterationNs, 200, 1e-6);
   EXPECT_NEAR(alone.totalNs, 10 * 200, 1e-6);
-  // Three CTAs use both SMs: the share of a full GPU for the whole launch
-  // (the last CTA alone is not given more: a faster last wave fitted the
-  // sweeps worse, docs/timeline.md), two rounds of 2500.
+  // Three CTAs of one per SM: the first round shares the L2 between both
+  // SMs (250 an iteration), the last CTA streams alone (200): 2500 + 2000.
   k.costs.ctas = {CtaRun{1, 10, 3}};
   SimOptions o;
   o.dynamicSmemBytes = 150000; // one CTA per SM
   ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
   Prediction three = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, o);
   ASSERT_TRUE(three.ok) << three.error;
-  EXPECT_NEAR(three.totalNs, 2 * 10 * 250, 1e-6);
+  EXPECT_NEAR(three.totalNs, 10 * 250 + 10 * 200, 1e-6);
+  // Four CTAs fill both rounds: no faster last round.
+  k.costs.ctas = {CtaRun{1, 10, 4}};
+  Prediction four = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, o);
+  ASSERT_TRUE(four.ok) << four.error;
+  EXPECT_NEAR(four.totalNs, 2 * 10 * 250, 1e-6);
 }
 
 TEST(TimelineSim, PartFullSmsTakeTheL2ShareOfTheirCtas) {

@@ -40,6 +40,19 @@ __global__ void cost(uint64_t *out, uint64_t *sink) {
                  :: "l"(r), "l"(acc), "l"(c2), "l"((uint64_t)i) : "memory");
   }
   uint64_t c3 = clock64v();
+  // 3b. the same 24 bytes as one 16-byte and one 8-byte store (a 32-byte-aligned record).
+  for (int i = 0; i < kReads; ++i) {
+    uint64_t *r = sink + 4 * (i & 127);
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};\n st.global.u64 [%0+16], %3;"
+                 :: "l"(r), "l"(acc), "l"(c2), "l"((uint64_t)i) : "memory");
+  }
+  uint64_t c4 = clock64v();
+  // 3c. one 16-byte store.
+  for (int i = 0; i < kReads; ++i) {
+    uint64_t *r = sink + 2 * (i & 255);
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};" :: "l"(r), "l"(acc), "l"((uint64_t)i) : "memory");
+  }
+  uint64_t c5 = clock64v();
   // 4. globaltimer's step: the smallest nonzero difference of successive reads.
   uint64_t step = ~0ull, prev = globaltimer();
   for (int i = 0; i < kReads; ++i) {
@@ -53,12 +66,14 @@ __global__ void cost(uint64_t *out, uint64_t *sink) {
   out[2] = c3 - c2;
   out[3] = step;
   out[4] = acc;
+  out[5] = c4 - c3;
+  out[6] = c5 - c4;
 }
 
 int main() {
   uint64_t *out, *sink;
   cudaMalloc(&out, 8 * sizeof(uint64_t));
-  cudaMalloc(&sink, 3 * 256 * sizeof(uint64_t));
+  cudaMalloc(&sink, 4 * 256 * sizeof(uint64_t));
   cost<<<1, 128>>>(out, sink); // warm-up
   cost<<<1, 128>>>(out, sink);
   uint64_t h[8];
@@ -70,6 +85,8 @@ int main() {
   printf("cycles per %%globaltimer read: %.1f\n", double(h[0]) / kReads);
   printf("cycles per %%clock64 read:     %.1f\n", double(h[1]) / kReads);
   printf("cycles per 24-byte record:    %.1f\n", double(h[2]) / kReads);
+  printf("cycles per 16+8-byte record:  %.1f\n", double(h[5]) / kReads);
+  printf("cycles per 16-byte record:    %.1f\n", double(h[6]) / kReads);
   printf("%%globaltimer step:            %llu ns\n", (unsigned long long)h[3]);
   return 0;
 }
