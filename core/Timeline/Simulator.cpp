@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -26,6 +27,15 @@ using llvm::formatv;
 namespace {
 
 int64_t floor8(int64_t x) { return x / 8 * 8; }
+
+/// The steady state of `n` simulated iterations: the middle half, as the
+/// first and last iteration index (none below four iterations).
+std::optional<std::pair<int64_t, int64_t>> steadyWindow(int64_t n) {
+  if (n < 4)
+    return std::nullopt;
+  int64_t i0 = n / 4, i1 = std::max<int64_t>(i0 + 1, (3 * n) / 4);
+  return std::make_pair(i0, std::min<int64_t>(i1, n - 1));
+}
 
 } // namespace
 
@@ -152,9 +162,8 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   const std::vector<double> &ends = shownRun.iterationEnd;
   double ns = model.nsPerCycle();
   double perIterationCycles = 0, w0 = 0, w1 = 0;
-  if (simTrip >= 4) {
-    int64_t i0 = simTrip / 4, i1 = std::max<int64_t>(i0 + 1, (3 * simTrip) / 4);
-    i1 = std::min<int64_t>(i1, simTrip - 1);
+  if (auto window = steadyWindow(simTrip)) {
+    auto [i0, i1] = *window;
     w0 = ends[i0];
     w1 = ends[i1];
     perIterationCycles = (w1 - w0) / static_cast<double>(i1 - i0);
@@ -233,8 +242,8 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     if (res.deadlock)
       return -1;
     double rate = perIterationCycles;
-    if (sim >= 4) {
-      int64_t i0 = sim / 4, i1 = std::min<int64_t>(std::max<int64_t>(i0 + 1, (3 * sim) / 4), sim - 1);
+    if (auto window = steadyWindow(sim)) {
+      auto [i0, i1] = *window;
       rate = (res.iterationEnd[i1] - res.iterationEnd[i0]) / static_cast<double>(i1 - i0);
     }
     return res.ctaEnd + static_cast<double>(trip - sim) * rate;
