@@ -56,19 +56,19 @@ struct HopperModel {
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
-  double loadBytesPerCycle = 41.27;
+  double loadBytesPerCycle = 40.0;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
   double loadBytesPerCycleMax = 58.53;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 603.2;
+  double loadLatencyCycles = 683.5;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 118.1;
+  double syncLatencyCycles = 104.2;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.6576;
+  double mathEfficiency = 0.681;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
@@ -86,14 +86,14 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 10.22;
+  double wgmmaLatencyCycles = 9.019;
   /// wgmma instructions the tensor cores take ahead of the one running: a
   /// warp group issuing a group stays in its issue until everything issued
   /// before it, and all but this many of its own instructions, have started
   /// (the H100's traces: issuing a 4-instruction MMA0 takes 96-160 ns while
   /// the other consumer's MMA runs, not a few cycles). 0: the issue never
   /// waits.
-  double wgmmaIssueQueue = 2.894;
+  double wgmmaIssueQueue = 4.765;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of
