@@ -873,7 +873,7 @@ void AppState::recordVariant(const CompileView &view) {
   if (!measured)
     rec->state = RunState::Compiled;
   if (rec->target == "sm_90a" && ((autoRun_ && !measured) || runWhenCompiled_))
-    runVariant(rec->id);
+    runVariant(rec->id, /*automatic=*/!runWhenCompiled_);
   runWhenCompiled_ = false;
 }
 
@@ -901,7 +901,7 @@ RunRecord *AppState::findRunMutable(uint64_t id) {
   return nullptr;
 }
 
-bool AppState::runVariant(uint64_t id) {
+bool AppState::runVariant(uint64_t id, bool automatic) {
   RunRecord *r = findRunMutable(id);
   if (!r)
     return false;
@@ -920,8 +920,9 @@ bool AppState::runVariant(uint64_t id) {
   if (runner_.state() == RunnerState::Unavailable) {
     r->state = RunState::NotRun;
     r->error = runner_.stateText();
-    setStatus(StatusLevel::Warning, "variant #" + std::to_string(id) +
-                                        " not run: " + runner_.stateText());
+    if (!automatic)
+      setStatus(StatusLevel::Warning, "variant #" + std::to_string(id) +
+                                          " not run: " + runner_.stateText());
     dirty_ = true;
     return false;
   }

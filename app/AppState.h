@@ -221,8 +221,12 @@ public:
   /// The runs of the open IR, oldest first.
   std::vector<const RunRecord *> currentRuns() const;
   const RunRecord *findRun(uint64_t id) const;
-  /// Sends a compiled variant to the runner.
-  bool runVariant(uint64_t id);
+  /// Sends a compiled variant to the runner. An automatic run (auto-run
+  /// after a compile) that cannot start for want of a runner says so in the
+  /// variant's record only, not in the status line: that line keeps what
+  /// the user last did (a refused drop, say) instead of repeating the same
+  /// warning after every compile.
+  bool runVariant(uint64_t id, bool automatic = false);
   /// Runs the variant of the current schedule (compiling first if needed).
   void runCurrent();
   bool autoRun() const { return autoRun_; }

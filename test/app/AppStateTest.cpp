@@ -34,6 +34,28 @@ TEST(AppState, OpensTheExampleAndCompilesInTheBackground) {
   EXPECT_EQ(app.currentRuns()[0]->steadyState, app.editor().report().steadyState);
 }
 
+TEST(AppState, AnAutomaticRunWithoutARunnerLeavesTheStatusLineToTheUser) {
+  // Auto-run is on and there is no runner: each compile's variant says why
+  // it was not run, but the status line keeps what the user last did (a
+  // refused move here) instead of a warning after every compile; asking
+  // for the run says it there.
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  MoveOutcome refused = app.moveUnit("loadK", MoveTarget{1, 0, ""});
+  ASSERT_FALSE(refused.applied);
+  std::string said = app.status().text;
+  ASSERT_NE(said.find("refused"), std::string::npos) << said;
+  ASSERT_TRUE(compiled(app));
+  ASSERT_EQ(app.currentRuns().size(), 1u);
+  const RunRecord *run = app.currentRuns()[0];
+  EXPECT_EQ(run->state, RunState::NotRun);
+  EXPECT_NE(run->error.find("no runner command"), std::string::npos) << run->error;
+  EXPECT_EQ(app.status().text, said);
+  EXPECT_FALSE(app.runVariant(run->id));
+  EXPECT_NE(app.status().text.find("not run: runner unavailable"), std::string::npos)
+      << app.status().text;
+}
+
 TEST(AppState, AnOpTheLoweringRefusesIsShownOnItsCard) {
   // A column reduction in the loop (over the rows of the tile) is refused by
   // the lowering; the refusal is the card's, one sentence, no IR dump.

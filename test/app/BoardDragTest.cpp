@@ -146,7 +146,8 @@ TEST(BoardDrag, AnIllegalDropIsRefusedAndExplainedWhereItWasDropped) {
   EXPECT_FALSE(h.app.editor().canUndo());
   EXPECT_NE(h.ui.refusal.find("loadK cannot move to stage 1"), std::string::npos) << h.ui.refusal;
   EXPECT_NE(h.ui.refusal.find("MMA0"), std::string::npos) << h.ui.refusal;
-  EXPECT_NE(h.app.status().text.find("loadK cannot move to stage 1"), std::string::npos);
+  EXPECT_NE(h.app.status().text.find("loadK cannot move to stage 1"), std::string::npos)
+      << h.app.status().text;
   // The explanation is drawn next to the drop point in the next frame.
   h.frame(target, false);
   ImGuiWindow *popup = ImGui::FindWindowByName("##refusal");
