@@ -84,6 +84,8 @@ void header(AppState &app, TimelineUi &ui) {
                         static_cast<long long>(p.ctasPerSM), p.waves);
     if (ImGui::IsItemHovered()) {
       std::string tip = p.boundDetail;
+      if (!p.loadSources.empty())
+        tip += "\n" + p.loadSourcesText();
       for (const std::string &n : p.notes)
         tip += "\nnote: " + n;
       ImGui::SetTooltip("%s", tip.c_str());

@@ -86,6 +86,7 @@ def generated_variants():
     return _variants
 # STAGECRAFT_TIMELINE: another build of the tool (a fit can run while the tree rebuilds).
 TOOL = os.environ.get("STAGECRAFT_TIMELINE") or os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
+OPT = os.path.join(os.path.dirname(TOOL), "stagecraft-opt")
 # Results of a compiler the model no longer describes: reported apart, never part of the bar
 # or the fit. The 2026-11-21 runs measured the two generators (GEMM, attention) that the unified
 # lowering replaced in commit cbcb7bb (2026-11-22); they place waits and issue loads
@@ -160,6 +161,21 @@ def asset_ir(asset):
             _generated_ir[asset] = path
         return _generated_ir[asset]
     return os.path.join(ROOT, "assets", asset + ".mlir")
+
+
+def tile_ordered_ir(asset, order):
+    """The asset's IR in another tile order (stagecraft-opt -tile-set-tile-order), as
+    stagecraft-compile --tile-order makes it."""
+    key = (asset, order)
+    if key not in _generated_ir:
+        kind, _, group = order.partition(":")
+        option = f"order={kind}" + (f" group={group}" if group else "")
+        path = os.path.join(tempfile.gettempdir(),
+                            f"stagecraft-calibrate-{os.getpid()}-{asset}-{order.replace(':', '')}.mlir")
+        subprocess.run([OPT, os.path.join(ROOT, "assets", asset + ".mlir"),
+                        f"-tile-set-tile-order={option}", "-o", path], check=True)
+        _generated_ir[key] = path
+    return _generated_ir[key]
 
 
 def named_bundle(base, problem):
@@ -305,6 +321,19 @@ def collect():
                 sched = json.load(open(os.path.join(SCHEDULES_DIR, sched_file))) if sched_file else None
                 entry.update(asset=asset, variant=base, size="x".join(f"{k}{v}" for k, v in sizes.items()),
                              schedule=sched, sizes=sizes)
+            elif base.startswith("tileorder-") and "--" in base and (r.get("problem") or {}).get("tile_order"):
+                # bench/timeline/tile-order/prepare.sh: a persistent asset in another tile order.
+                asset = base[len("tileorder-"):].split("--")[0]
+                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                order = r["problem"]["tile_order"]
+                entry.update(asset=asset, ir=tile_ordered_ir(asset, order), variant=order,
+                             size=size_label(sizes), schedule=None, sizes=sizes)
+            elif base.count("--") == 1 and base.split("--")[0] in generated_variants() and r.get("problem"):
+                # bench/timeline/launch-cost/prepare.sh: a generated variant at other sizes.
+                name = base.split("--")[0]
+                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                entry.update(asset=name, ir=generated_variants()[name]["file"], variant=base,
+                             size=size_label(sizes), schedule=None, sizes=sizes)
             elif base in generated_variants():
                 v = generated_variants()[base]
                 sched = json.load(open(v["schedule"])) if v.get("schedule") else None

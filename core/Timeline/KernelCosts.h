@@ -54,12 +54,24 @@ struct DotWork {
   double flops() const { return 2.0 * m * n * k; }
 };
 
+/// Where one TMA load of a unit reads, CTA by CTA: the CTAs resident at once
+/// that load the same box share one trip to DRAM and hit in the L2 after it
+/// (Simulator.cpp: the miss fraction of a load).
+struct LoadFootprint {
+  int64_t bytes = 0;
+  /// A hash of (tensor, box coordinates) at the loops' first iterations for
+  /// each of the first CTAs in launch order (blockIdx.x fastest); empty when
+  /// the coordinates could not be evaluated.
+  std::vector<uint64_t> boxPerCta;
+};
+
 /// One execution of a unit (one source iteration), for the whole CTA.
 struct UnitWork {
   std::string name;
   int64_t loadBytes = 0; // TMA loads into shared memory
   int64_t loadBoxes = 0; // TMA instructions (a tile wider than 128 bytes is several boxes)
   int64_t storeBytes = 0;
+  std::vector<LoadFootprint> footprints; // one per TMA load
   std::vector<DotWork> dots;
   MathWork math;
   /// Ops that got the generic cost (not a known class), for the notes.

@@ -37,6 +37,29 @@ std::optional<std::pair<int64_t, int64_t>> steadyWindow(int64_t n) {
   return std::make_pair(i0, std::min<int64_t>(i1, n - 1));
 }
 
+/// The part of a load's bytes that comes from DRAM when `wave` CTAs (the
+/// first in launch order) run at once: of the CTAs loading the same box in
+/// the same iteration, one misses in the L2 and the others hit. None when
+/// its boxes could not be evaluated.
+std::optional<double> boxMissFraction(const LoadFootprint &f, int64_t wave) {
+  int64_t n = std::min<int64_t>(wave, static_cast<int64_t>(f.boxPerCta.size()));
+  if (n <= 0)
+    return std::nullopt;
+  std::set<uint64_t> distinct(f.boxPerCta.begin(), f.boxPerCta.begin() + n);
+  return static_cast<double>(distinct.size()) / static_cast<double>(n);
+}
+
+/// The same for a load unit, over its loads' bytes; a load whose boxes
+/// could not be evaluated counts as every CTA's own.
+double missFraction(const UnitWork &w, int64_t wave) {
+  double bytes = 0, missed = 0;
+  for (const LoadFootprint &f : w.footprints) {
+    bytes += static_cast<double>(f.bytes);
+    missed += static_cast<double>(f.bytes) * boxMissFraction(f, wave).value_or(1.0);
+  }
+  return bytes > 0 ? missed / bytes : 1.0;
+}
+
 } // namespace
 
 std::string Prediction::summary() const {
@@ -46,6 +69,17 @@ std::string Prediction::summary() const {
                  "({3} CTA(s)/SM, {4:F2} waves)",
                  iterationNs / 1000.0, bound, tflops, ctasPerSM, waves)
       .str();
+}
+
+std::string Prediction::loadSourcesText() const {
+  if (loadSources.empty())
+    return "";
+  std::string s = "from DRAM:";
+  for (size_t i = 0; i < loadSources.size(); ++i)
+    s += formatv("{0} {1} {2:F0}%", i ? "," : "", loadSources[i].unit,
+                 100 * loadSources[i].dramFraction)
+             .str();
+  return s + " (the rest L2 hits: boxes the first wave's other CTAs load too)";
 }
 
 Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
@@ -117,6 +151,28 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // two per SM on 132 SMs: the 12 SMs with two take more than the others'.)
   HopperModel sm = model;
   sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
+  // The first wave's CTAs that load the same box share its trip to DRAM
+  // (the others hit in the L2): what they all miss streams from DRAM at the
+  // HBM's bandwidth, shared by the SMs, which bounds each SM's TMA rate when
+  // the wave reads many distinct boxes at once.
+  int64_t wave = std::min<int64_t>(out.ctas, model.sms * resident);
+  double loopBytes = 0, missedBytes = 0;
+  for (const UnitWork &w : costs.units) {
+    if (w.footprints.empty())
+      continue;
+    out.loadSources.push_back({w.name, missFraction(w, wave)});
+    for (const LoadFootprint &f : w.footprints)
+      if (std::optional<double> miss = boxMissFraction(f, wave)) {
+        loopBytes += static_cast<double>(f.bytes);
+        missedBytes += static_cast<double>(f.bytes) * *miss;
+      }
+  }
+  if (missedBytes > 0) {
+    double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, out.ctas));
+    double hbmPerCycle = model.hbmBytesPerSecond / (model.clockGHz * 1e9);
+    sm.loadBytesPerCycle = std::min(
+        sm.loadBytesPerCycle, hbmPerCycle * loopBytes / (missedBytes * streamingSms));
+  }
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();

@@ -85,10 +85,19 @@ struct Prediction {
   double totalNs = 0; // the whole launch
   double flops = 0;   // executed dot flops of the launch
   double tflops = 0;
+  /// Per load unit of the loop, the part of its bytes from DRAM (boxes no
+  /// other CTA of the first wave loads), the rest L2 hits.
+  struct LoadSource {
+    std::string unit;
+    double dramFraction = 1;
+  };
+  std::vector<LoadSource> loadSources;
   std::vector<std::string> notes;
 
   /// "iteration 0.74 us (tensor cores: busy 93%), 744 TFLOP/s predicted".
   std::string summary() const;
+  /// "from DRAM: loadA 48%, loadB 2% (...)", or "" for a loop without loads.
+  std::string loadSourcesText() const;
 };
 
 /// Simulates a legal schedule. Never throws; an illegal schedule or costs

@@ -187,6 +187,9 @@ int64_t tripOf(int64_t lb, int64_t ub, int64_t step) {
 
 constexpr int64_t kAssumedTrip = 64;
 constexpr int64_t kMaxEvaluatedCtas = 1 << 22;
+/// CTAs whose load boxes are evaluated: more than the GPU holds at once for
+/// any kernel that needs a ring of TMA loads (132 SMs x 8).
+constexpr int64_t kFootprintCtas = 1056;
 
 } // namespace
 
@@ -359,6 +362,8 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
 
   // Per unit.
   DenseMap<Operation *, unsigned> unitOf;
+  // The loop's TMA loads, in the order of their units' footprints.
+  std::vector<std::pair<unsigned, LoadOp>> footprintLoads;
   for (unsigned u = 0; u < units->names.size(); ++u)
     for (Operation *op : units->ops[u])
       unitOf[op] = u;
@@ -383,6 +388,8 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     for (Operation *op : units->ops[u]) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         addLoad(load, w.loadBytes, &w.loadBoxes);
+        w.footprints.push_back({load.getDesc().getType().getBoxBytes(), {}});
+        footprintLoads.push_back({u, load});
       } else if (auto store = dyn_cast<StoreOp>(op)) {
         w.storeBytes += store.getDesc().getType().getBoxBytes();
       } else if (auto dot = dyn_cast<DotOp>(op)) {
@@ -505,6 +512,32 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       trip = tripOf(*lb, *ub, *st);
     else
       assumed = true;
+    if (c < kFootprintCtas && lb) {
+      // Each load's box in the loop's first iteration (and the first tile of
+      // a persistent kernel): the CTAs resident together that load the same
+      // box share it in the L2.
+      ev.setValue(loop.getInductionVar(), *lb);
+      std::vector<unsigned> seen(costs.units.size(), 0);
+      for (auto &[u, load] : footprintLoads) {
+        LoadFootprint &f = costs.units[u].footprints[seen[u]++];
+        if (static_cast<int64_t>(f.boxPerCta.size()) != c)
+          continue; // unknown since an earlier CTA
+        llvm::hash_code h = llvm::hash_value(load.getDesc().getAsOpaquePointer());
+        bool known = true;
+        for (Value coord : load.getCoords()) {
+          std::optional<int64_t> x = ev.eval(coord);
+          if (!x) {
+            known = false;
+            break;
+          }
+          h = llvm::hash_combine(h, *x);
+        }
+        if (known)
+          f.boxPerCta.push_back(static_cast<uint64_t>(h));
+        else
+          f.boxPerCta.clear();
+      }
+    }
     if (passes <= 0 || trip <= 0) {
       addRun(0, 0);
       continue;
@@ -513,6 +546,11 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
   }
   if (total > kMaxEvaluatedCtas)
     costs.ctas.back().count += total - kMaxEvaluatedCtas;
+  // A load whose box some CTA could not evaluate is unknown for all.
+  for (UnitWork &w : costs.units)
+    for (LoadFootprint &f : w.footprints)
+      if (static_cast<int64_t>(f.boxPerCta.size()) != std::min(total, kFootprintCtas))
+        f.boxPerCta.clear();
   if (assumed)
     costs.notes.push_back(llvm::formatv("the trip count of the pipelined loop could not be "
                                         "evaluated ({0}): {1} iterations assumed",

@@ -99,6 +99,35 @@ TEST(TimelineSim, UnpipelinedLoopIsTheSumOfItsParts) {
   EXPECT_EQ(p.threadsPerCta, 128);
 }
 
+TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
+  // Two SMs, a CTA each, unpipelined, and DRAM at 1 byte per cycle for the
+  // GPU. When both CTAs load the same box, one of them misses: 100 bytes
+  // from DRAM per iteration for the two, and each SM's TMA keeps its 1 byte
+  // per cycle (100 streaming + 100 latency + 50 dot). When each loads its
+  // own, both miss: 200 bytes from DRAM, half a byte per cycle for each SM
+  // (200 streaming).
+  HopperModel m = roundModel();
+  m.sms = 2;
+  m.hbmBytesPerSecond = 1e9;
+  auto run = [&](std::vector<uint64_t> boxes) {
+    LoadDot k(10);
+    k.costs.ctas = {CtaRun{1, 10, 2}};
+    k.costs.units[0].footprints = {LoadFootprint{100, boxes}};
+    return k.run(schedule(0, 1, 0), m);
+  };
+  Prediction shared = run({7, 7}), own = run({7, 8}), unknown = run({});
+  ASSERT_TRUE(shared.ok && own.ok && unknown.ok) << shared.error << own.error << unknown.error;
+  EXPECT_NEAR(shared.iterationNs, 250, 1e-6);
+  EXPECT_NEAR(own.iterationNs, 350, 1e-6);
+  EXPECT_NEAR(unknown.iterationNs, 250, 1e-6); // boxes not evaluated: no DRAM bound
+  ASSERT_EQ(shared.loadSources.size(), 1u);
+  EXPECT_EQ(shared.loadSources[0].unit, "loadA");
+  EXPECT_NEAR(shared.loadSources[0].dramFraction, 0.5, 1e-9);
+  EXPECT_NEAR(own.loadSources[0].dramFraction, 1.0, 1e-9);
+  EXPECT_NE(shared.loadSourcesText().find("loadA 50%"), std::string::npos)
+      << shared.loadSourcesText();
+}
+
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
   LoadDot k(40);
   // Producer + consumer, loads one stage ahead: 2 buffers. A buffer goes

@@ -97,6 +97,37 @@ TEST(UnitCosts, Gemm) {
   EXPECT_NE(p->diagnostics.back().find("unknown size \"Q\""), std::string::npos);
 }
 
+TEST(UnitCosts, LoadFootprintsFollowTheProgramIds) {
+  auto p = parse("gemm.mlir", true);
+  ASSERT_TRUE(p->module);
+  // 512 x 512 in 128 x 256 tiles: a grid of 4 x 2, blockIdx.x (the M tile)
+  // fastest. CTA c loads A's rows of tile c % 4 and B's of tile c / 4.
+  auto c = extractKernelCosts(p->kernel, p->graph, {{"M", 512}, {"N", 512}, {"K", 256}});
+  ASSERT_TRUE(succeeded(c));
+  ASSERT_EQ(unit(*c, "loadA").footprints.size(), 1u);
+  const LoadFootprint &a = unit(*c, "loadA").footprints[0];
+  const LoadFootprint &b = unit(*c, "loadB").footprints[0];
+  EXPECT_EQ(a.bytes, 128 * 64 * 2);
+  ASSERT_EQ(a.boxPerCta.size(), 8u);
+  ASSERT_EQ(b.boxPerCta.size(), 8u);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      EXPECT_EQ(a.boxPerCta[i] == a.boxPerCta[j], i % 4 == j % 4) << i << " " << j;
+      EXPECT_EQ(b.boxPerCta[i] == b.boxPerCta[j], i / 4 == j / 4) << i << " " << j;
+    }
+  EXPECT_NE(a.boxPerCta[0], b.boxPerCta[0]); // another tensor, the same coordinates
+  EXPECT_TRUE(unit(*c, "MMA").footprints.empty());
+
+  // All 8 CTAs run at once: 4 distinct A boxes, 2 distinct B boxes.
+  ScheduleReport r = checkSchedule(p->graph, p->graph.initialSchedule);
+  Prediction pr = predict(p->graph, p->graph.initialSchedule, r, *c, HopperModel{});
+  ASSERT_TRUE(pr.ok) << pr.error;
+  ASSERT_EQ(pr.loadSources.size(), 2u);
+  EXPECT_EQ(pr.loadSources[0].unit, "loadA");
+  EXPECT_NEAR(pr.loadSources[0].dramFraction, 4.0 / 8, 1e-9);
+  EXPECT_NEAR(pr.loadSources[1].dramFraction, 2.0 / 8, 1e-9);
+}
+
 TEST(UnitCosts, CausalAttention) {
   auto p = parse("attention_fwd_d128_causal.mlir", true);
   ASSERT_TRUE(p->module);

@@ -156,6 +156,10 @@ json::Object predictionJson(const timeline::Prediction &p) {
   o["ctas"] = p.ctas;
   o["waves"] = p.waves;
   o["trip"] = p.shownTrip;
+  json::Object dram;
+  for (const timeline::Prediction::LoadSource &l : p.loadSources)
+    dram[l.unit] = l.dramFraction;
+  o["load_dram_fraction"] = std::move(dram);
   o["notes"] = std::move(notes);
   return o;
 }
@@ -372,6 +376,8 @@ int main(int argc, char **argv) {
                     "{4} per SM (limit: {5}; {6} threads, {7} registers, {8} B shared)\n",
                     p.ctaNs / 1000, p.shownTrip, p.totalNs / 1000, p.ctas, p.ctasPerSM,
                     p.occupancyLimit, p.threadsPerCta, p.registersPerThread, p.smemPerCta);
+  if (!p.loadSources.empty())
+    outs() << "  " << p.loadSourcesText() << "\n";
   for (const std::string &n : p.notes)
     outs() << "  note: " << n << "\n";
   return 0;
