@@ -91,10 +91,15 @@ const Field kFields[] = {
 
 std::string HopperModel::toJson() const {
   std::string s = "{\n";
-  for (size_t i = 0; i < std::size(kFields); ++i)
-    s += llvm::formatv("  \"{0}\": {1}{2}\n", kFields[i].name, this->*kFields[i].member,
+  // Every digit (llvm::json writes a double so that it reads back exactly):
+  // calibrate.py starts from these values.
+  for (size_t i = 0; i < std::size(kFields); ++i) {
+    std::string value;
+    llvm::raw_string_ostream(value) << llvm::json::Value(this->*kFields[i].member);
+    s += llvm::formatv("  \"{0}\": {1}{2}\n", kFields[i].name, value,
                        i + 1 < std::size(kFields) ? "," : "")
              .str();
+  }
   return s + "}\n";
 }
 

@@ -49,15 +49,18 @@ std::optional<double> boxMissFraction(const LoadFootprint &f, int64_t wave) {
   return static_cast<double>(distinct.size()) / static_cast<double>(n);
 }
 
-/// The same for a load unit, over its loads' bytes; a load whose boxes
-/// could not be evaluated counts as every CTA's own.
-double missFraction(const UnitWork &w, int64_t wave) {
+/// The same for a load unit, over the bytes of its loads whose boxes were
+/// evaluated; none when no load's were.
+std::optional<double> missFraction(const UnitWork &w, int64_t wave) {
   double bytes = 0, missed = 0;
-  for (const LoadFootprint &f : w.footprints) {
-    bytes += static_cast<double>(f.bytes);
-    missed += static_cast<double>(f.bytes) * boxMissFraction(f, wave).value_or(1.0);
-  }
-  return bytes > 0 ? missed / bytes : 1.0;
+  for (const LoadFootprint &f : w.footprints)
+    if (std::optional<double> miss = boxMissFraction(f, wave)) {
+      bytes += static_cast<double>(f.bytes);
+      missed += static_cast<double>(f.bytes) * *miss;
+    }
+  if (bytes <= 0)
+    return std::nullopt;
+  return missed / bytes;
 }
 
 } // namespace
@@ -75,10 +78,12 @@ std::string Prediction::loadSourcesText() const {
   if (loadSources.empty())
     return "";
   std::string s = "from DRAM:";
-  for (size_t i = 0; i < loadSources.size(); ++i)
-    s += formatv("{0} {1} {2:F0}%", i ? "," : "", loadSources[i].unit,
-                 100 * loadSources[i].dramFraction)
-             .str();
+  for (size_t i = 0; i < loadSources.size(); ++i) {
+    const LoadSource &l = loadSources[i];
+    s += formatv("{0} {1} ", i ? "," : "", l.unit).str();
+    s += l.dramFraction < 0 ? std::string("unknown (its box could not be evaluated)")
+                            : formatv("{0:F0}%", 100 * l.dramFraction).str();
+  }
   return s + " (the rest L2 hits: boxes the first wave's other CTAs load too)";
 }
 
@@ -160,7 +165,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   for (const UnitWork &w : costs.units) {
     if (w.footprints.empty())
       continue;
-    out.loadSources.push_back({w.name, missFraction(w, wave)});
+    out.loadSources.push_back({w.name, missFraction(w, wave).value_or(-1.0)});
     for (const LoadFootprint &f : w.footprints)
       if (std::optional<double> miss = boxMissFraction(f, wave)) {
         loopBytes += static_cast<double>(f.bytes);

@@ -86,10 +86,11 @@ struct Prediction {
   double flops = 0;   // executed dot flops of the launch
   double tflops = 0;
   /// Per load unit of the loop, the part of its bytes from DRAM (boxes no
-  /// other CTA of the first wave loads), the rest L2 hits.
+  /// other CTA of the first wave loads), the rest L2 hits; -1 when its
+  /// boxes could not be evaluated (coordinates the model cannot compute).
   struct LoadSource {
     std::string unit;
-    double dramFraction = 1;
+    double dramFraction = -1;
   };
   std::vector<LoadSource> loadSources;
   std::vector<std::string> notes;

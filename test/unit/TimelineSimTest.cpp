@@ -126,6 +126,10 @@ TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   EXPECT_NEAR(own.loadSources[0].dramFraction, 1.0, 1e-9);
   EXPECT_NE(shared.loadSourcesText().find("loadA 50%"), std::string::npos)
       << shared.loadSourcesText();
+  ASSERT_EQ(unknown.loadSources.size(), 1u);
+  EXPECT_LT(unknown.loadSources[0].dramFraction, 0);
+  EXPECT_NE(unknown.loadSourcesText().find("loadA unknown"), std::string::npos)
+      << unknown.loadSourcesText();
 }
 
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
@@ -441,6 +445,15 @@ TEST(TimelineCostModel, ParametersFromJson) {
   }
   ASSERT_FALSE(static_cast<bool>(fromFile.applyJson(text, "params.json")));
   EXPECT_EQ(fresh.toJson(), fromFile.toJson());
+  // toJson reads back exactly (calibrate.py starts its fit from it): every
+  // digit, not two decimals (0.4529 once printed as 0.45).
+  HopperModel odd, back;
+  odd.tensorMathInterference = 0.4529;
+  odd.loadBytesPerCycle = 41.26973629996411;
+  ASSERT_FALSE(static_cast<bool>(back.applyJson(odd.toJson(), "printed")));
+  EXPECT_EQ(back.tensorMathInterference, 0.4529);
+  EXPECT_EQ(back.loadBytesPerCycle, 41.26973629996411);
+  EXPECT_EQ(back.toJson(), odd.toJson());
 }
 
 TEST(TimelineCostModel, DotAndMathCosts) {

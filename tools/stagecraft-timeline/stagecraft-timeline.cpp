@@ -158,7 +158,7 @@ json::Object predictionJson(const timeline::Prediction &p) {
   o["trip"] = p.shownTrip;
   json::Object dram;
   for (const timeline::Prediction::LoadSource &l : p.loadSources)
-    dram[l.unit] = l.dramFraction;
+    dram[l.unit] = l.dramFraction < 0 ? json::Value(nullptr) : json::Value(l.dramFraction);
   o["load_dram_fraction"] = std::move(dram);
   o["notes"] = std::move(notes);
   return o;
