@@ -56,16 +56,16 @@ struct HopperModel {
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once.
-  double loadBytesPerCycle = 40.0;
+  double loadBytesPerCycle = 41.27;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
   double loadBytesPerCycleMax = 58.53;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 683.5;
+  double loadLatencyCycles = 642.1;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 104.2;
+  double syncLatencyCycles = 63.2;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
   double mathEfficiency = 0.681;
@@ -76,7 +76,7 @@ struct HopperModel {
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
-  double ctaOverheadCycles = 4234.0;
+  double ctaOverheadCycles = 4368.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;
@@ -86,7 +86,7 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 9.019;
+  double wgmmaLatencyCycles = 6.199;
   /// wgmma instructions the tensor cores take ahead of the one running: a
   /// warp group issuing a group stays in its issue until everything issued
   /// before it, and all but this many of its own instructions, have started
