@@ -528,6 +528,7 @@ FIT = {  # name: (low, high)
     "tensor_math_interference": (0.01, 3.0),
     "wgmma_latency_cycles": (1, 2000),
     "wgmma_issue_queue": (0.25, 32),
+    "dram_efficiency": (0.2, 1.0),
 }
 
 

@@ -86,6 +86,7 @@ const Field kFields[] = {
     {"wgmma_latency_cycles", &HopperModel::wgmmaLatencyCycles},
     {"wgmma_issue_queue", &HopperModel::wgmmaIssueQueue},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
+    {"dram_efficiency", &HopperModel::dramEfficiency},
 };
 } // namespace
 

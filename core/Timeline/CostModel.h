@@ -36,6 +36,9 @@ struct HopperModel {
   double convertPerCycle = 32;  // f32 -> bf16 results (16 cvt.bf16x2 per clock)
   double shufflePerCycle = 32;  // shuffle lane operations per SM
   double hbmBytesPerSecond = 3.35e12;
+  /// The fraction of it the loop's L2 misses get (TMA boxes, many pages at
+  /// once, beside the other CTAs' writes): the bound on the SMs' TMA rate.
+  double dramEfficiency = 0.6785;
   int64_t smemPerSM = 233472;   // 228 KiB
   int64_t smemReservedPerCta = 1024;
   int64_t regsPerSM = 65536;

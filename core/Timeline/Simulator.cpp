@@ -172,11 +172,14 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
         missedBytes += static_cast<double>(f.bytes) * *miss;
       }
   }
+  // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
+  double dramBoundRate = 0;
   if (missedBytes > 0) {
     double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, out.ctas));
-    double hbmPerCycle = model.hbmBytesPerSecond / (model.clockGHz * 1e9);
-    sm.loadBytesPerCycle = std::min(
-        sm.loadBytesPerCycle, hbmPerCycle * loopBytes / (missedBytes * streamingSms));
+    double hbmPerCycle = model.dramEfficiency * model.hbmBytesPerSecond / (model.clockGHz * 1e9);
+    double cap = hbmPerCycle * loopBytes / (missedBytes * streamingSms);
+    if (cap < sm.loadBytesPerCycle)
+      sm.loadBytesPerCycle = dramBoundRate = cap;
   }
 
   // The CTA to show: the longest.
@@ -250,7 +253,15 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     busyList += formatv("{0}{1} {2:F0}%", busyList.empty() ? "" : ", ", r.name,
                         std::min(100.0, r.busy * 100))
                     .str();
-  if (top->busy >= 0.85) {
+  if (top->busy >= 0.85 && top->name == std::string("TMA loads") && dramBoundRate > 0) {
+    // The loads stream at the SM's share of DRAM for what the wave misses.
+    out.bound = "DRAM";
+    out.boundDetail = formatv("TMA loads busy {0:F0}% of the steady state ({1}) at {2:F1} bytes a "
+                              "cycle: this SM's share of DRAM for the L2 misses; {3}",
+                              std::min(100.0, top->busy * 100), busyList, dramBoundRate,
+                              out.loadSourcesText())
+                          .str();
+  } else if (top->busy >= 0.85) {
     out.bound = top->name;
     out.boundDetail = formatv("{0} busy {1:F0}% of the steady state ({2})", top->name,
                               std::min(100.0, top->busy * 100), busyList)

@@ -109,6 +109,7 @@ TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   HopperModel m = roundModel();
   m.sms = 2;
   m.hbmBytesPerSecond = 1e9;
+  m.dramEfficiency = 1.0;
   auto run = [&](std::vector<uint64_t> boxes) {
     LoadDot k(10);
     k.costs.ctas = {CtaRun{1, 10, 2}};
@@ -130,6 +131,21 @@ TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   EXPECT_LT(unknown.loadSources[0].dramFraction, 0);
   EXPECT_NE(unknown.loadSourcesText().find("loadA unknown"), std::string::npos)
       << unknown.loadSourcesText();
+  // The misses get half the HBM: the shared box's 100 bytes per iteration
+  // for the two SMs bound each to half a byte per cycle too.
+  m.dramEfficiency = 0.5;
+  Prediction half = run({7, 7});
+  EXPECT_NEAR(half.iterationNs, 350, 1e-6);
+  // Loads bound by DRAM rather than the L2 say so (with a third buffer the
+  // loop streams without pause).
+  LoadDot k(40);
+  k.costs.ctas = {CtaRun{1, 40, 2}};
+  k.costs.units[0].footprints = {LoadFootprint{100, {7, 8}}};
+  Prediction streaming = k.run(schedule(0, 0, 2), m);
+  ASSERT_TRUE(streaming.ok) << streaming.error;
+  EXPECT_NEAR(streaming.iterationNs, 400, 1e-6); // 100 bytes at a quarter byte per cycle
+  EXPECT_EQ(streaming.bound, "DRAM");
+  EXPECT_NE(streaming.boundDetail.find("loadA 100%"), std::string::npos) << streaming.boundDetail;
 }
 
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
