@@ -84,7 +84,7 @@ void header(AppState &app, TimelineUi &ui) {
                         static_cast<long long>(p.ctasPerSM), p.waves);
     if (ImGui::IsItemHovered()) {
       std::string tip = p.boundDetail;
-      if (!p.loadSources.empty())
+      if (!p.loadSources.empty() && p.bound != "DRAM") // a DRAM bound's detail says them
         tip += "\n" + p.loadSourcesText();
       for (const std::string &n : p.notes)
         tip += "\nnote: " + n;

@@ -376,7 +376,7 @@ int main(int argc, char **argv) {
                     "{4} per SM (limit: {5}; {6} threads, {7} registers, {8} B shared)\n",
                     p.ctaNs / 1000, p.shownTrip, p.totalNs / 1000, p.ctas, p.ctasPerSM,
                     p.occupancyLimit, p.threadsPerCta, p.registersPerThread, p.smemPerCta);
-  if (!p.loadSources.empty())
+  if (!p.loadSources.empty() && p.bound != "DRAM") // a DRAM bound's detail says them
     outs() << "  " << p.loadSourcesText() << "\n";
   for (const std::string &n : p.notes)
     outs() << "  note: " << n << "\n";
