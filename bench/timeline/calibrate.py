@@ -328,6 +328,11 @@ def collect():
                 order = r["problem"]["tile_order"]
                 entry.update(asset=asset, ir=tile_ordered_ir(asset, order), variant=order,
                              size=size_label(sizes), schedule=None, sizes=sizes)
+            elif base.startswith("bgemm-") and r.get("problem"):
+                # bench/timeline/unseen-dram/prepare.sh: a batched GEMM no asset contains.
+                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                entry.update(asset="bgemm", ir=os.path.join(ROOT, "bench", "timeline", "unseen-dram", "bgemm.mlir"),
+                             variant=base, size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.count("--") == 1 and base.split("--")[0] in generated_variants() and r.get("problem"):
                 # bench/timeline/launch-cost/prepare.sh: a generated variant at other sizes.
                 name = base.split("--")[0]
