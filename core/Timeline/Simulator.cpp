@@ -63,6 +63,38 @@ std::optional<double> missFraction(const UnitWork &w, int64_t wave) {
   return missed / bytes;
 }
 
+/// What the first wave reads from DRAM, per load unit, and the TMA rate an
+/// SM gets from its share of DRAM for those misses (0 when no load's boxes
+/// are known). The first wave's CTAs that load the same box share its trip
+/// to DRAM (the others hit in the L2); what they all miss streams at
+/// dram_efficiency x the HBM's bandwidth, shared by the SMs that stream.
+struct DramShare {
+  std::vector<Prediction::LoadSource> sources;
+  double rate = 0;
+};
+DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t ctas,
+                    int64_t slots) {
+  DramShare out;
+  int64_t wave = std::min<int64_t>(ctas, slots);
+  double loopBytes = 0, missedBytes = 0;
+  for (const UnitWork &w : costs.units) {
+    if (w.footprints.empty())
+      continue;
+    out.sources.push_back({w.name, missFraction(w, wave).value_or(-1.0)});
+    for (const LoadFootprint &f : w.footprints)
+      if (std::optional<double> miss = boxMissFraction(f, wave)) {
+        loopBytes += static_cast<double>(f.bytes);
+        missedBytes += static_cast<double>(f.bytes) * *miss;
+      }
+  }
+  if (missedBytes > 0) {
+    double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, ctas));
+    double hbmPerCycle = model.dramEfficiency * model.hbmBytesPerSecond / (model.clockGHz * 1e9);
+    out.rate = hbmPerCycle * loopBytes / (missedBytes * streamingSms);
+  }
+  return out;
+}
+
 } // namespace
 
 std::string Prediction::summary() const {
@@ -156,31 +188,12 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // two per SM on 132 SMs: the 12 SMs with two take more than the others'.)
   HopperModel sm = model;
   sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
-  // The first wave's CTAs that load the same box share its trip to DRAM
-  // (the others hit in the L2): what they all miss streams from DRAM at the
-  // HBM's bandwidth, shared by the SMs, which bounds each SM's TMA rate when
-  // the wave reads many distinct boxes at once.
-  int64_t wave = std::min<int64_t>(out.ctas, model.sms * resident);
-  double loopBytes = 0, missedBytes = 0;
-  for (const UnitWork &w : costs.units) {
-    if (w.footprints.empty())
-      continue;
-    out.loadSources.push_back({w.name, missFraction(w, wave).value_or(-1.0)});
-    for (const LoadFootprint &f : w.footprints)
-      if (std::optional<double> miss = boxMissFraction(f, wave)) {
-        loopBytes += static_cast<double>(f.bytes);
-        missedBytes += static_cast<double>(f.bytes) * *miss;
-      }
-  }
+  DramShare dram = dramShare(costs, model, out.ctas, model.sms * resident);
+  out.loadSources = dram.sources;
   // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
   double dramBoundRate = 0;
-  if (missedBytes > 0) {
-    double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, out.ctas));
-    double hbmPerCycle = model.dramEfficiency * model.hbmBytesPerSecond / (model.clockGHz * 1e9);
-    double cap = hbmPerCycle * loopBytes / (missedBytes * streamingSms);
-    if (cap < sm.loadBytesPerCycle)
-      sm.loadBytesPerCycle = dramBoundRate = cap;
-  }
+  if (dram.rate > 0 && dram.rate < sm.loadBytesPerCycle)
+    sm.loadBytesPerCycle = dramBoundRate = dram.rate;
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();
