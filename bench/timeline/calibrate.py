@@ -178,10 +178,15 @@ def tile_ordered_ir(asset, order):
     return _generated_ir[key]
 
 
+def problem_sizes(problem):
+    """The sizes of a run's "problem" record (not its kind or tile order)."""
+    return {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
+
+
 def named_bundle(base, problem):
     """(asset, schedule, sizes) of a bench/perf or bench/fp8 bundle, or None."""
     # The problem's sizes (its tile order, e.g. "grouped:8", is the asset's own: in its IR).
-    sizes = {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
+    sizes = problem_sizes(problem)
     entry = NAMED_BUNDLES.get(base)
     stem, _, size = base.rpartition("-")
     gemm_size = size in ("8192", "4096", "8000x8064x4000")
@@ -324,19 +329,19 @@ def collect():
             elif base.startswith("tileorder-") and "--" in base and (r.get("problem") or {}).get("tile_order"):
                 # bench/timeline/tile-order/prepare.sh: a persistent asset in another tile order.
                 asset = base[len("tileorder-"):].split("--")[0]
-                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                sizes = problem_sizes(r["problem"])
                 order = r["problem"]["tile_order"]
                 entry.update(asset=asset, ir=tile_ordered_ir(asset, order), variant=order,
                              size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.startswith("bgemm-") and r.get("problem"):
                 # bench/timeline/unseen-dram/prepare.sh: a batched GEMM no asset contains.
-                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                sizes = problem_sizes(r["problem"])
                 entry.update(asset="bgemm", ir=os.path.join(ROOT, "bench", "timeline", "unseen-dram", "bgemm.mlir"),
                              variant=base, size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.count("--") == 1 and base.split("--")[0] in generated_variants() and r.get("problem"):
                 # bench/timeline/launch-cost/prepare.sh: a generated variant at other sizes.
                 name = base.split("--")[0]
-                sizes = {k: v for k, v in r["problem"].items() if k != "kind" and isinstance(v, int)}
+                sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=generated_variants()[name]["file"], variant=base,
                              size=size_label(sizes), schedule=None, sizes=sizes)
             elif base in generated_variants():

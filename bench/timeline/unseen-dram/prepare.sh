@@ -16,7 +16,7 @@ for shape in "G=64 M=512 N=512 K=2048" "G=512 M=128 N=128 K=2048" "G=4 M=2048 N=
   for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
     [ -f "$DEV/work/$name/$f" ] && cp "$DEV/work/$name/$f" "$DEV/bundles/$name/"
   done
-  { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$(dirname "$0")/bgemm.mlir" "${args[@]/--size/--size}"; } >> "$DEV/predicted.txt"
+  { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$(dirname "$0")/bgemm.mlir" "${args[@]}"; } >> "$DEV/predicted.txt"
 done
 rm -rf "$DEV/work"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
