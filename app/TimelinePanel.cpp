@@ -83,9 +83,7 @@ void header(AppState &app, TimelineUi &ui) {
                         formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops,
                         static_cast<long long>(p.ctasPerSM), p.waves);
     if (ImGui::IsItemHovered()) {
-      std::string tip = p.boundDetail;
-      if (!p.loadSources.empty() && p.bound != "DRAM") // a DRAM bound's detail says them
-        tip += "\n" + p.loadSourcesText();
+      std::string tip = p.boundAndSourcesText();
       for (const std::string &n : p.notes)
         tip += "\nnote: " + n;
       ImGui::SetTooltip("%s", tip.c_str());

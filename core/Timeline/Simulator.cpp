@@ -119,6 +119,12 @@ std::string Prediction::loadSourcesText() const {
   return s + " (the rest L2 hits: boxes the first wave's other CTAs load too)";
 }
 
+std::string Prediction::boundAndSourcesText() const {
+  if (loadSources.empty() || bound == "DRAM")
+    return boundDetail;
+  return boundDetail + "\n" + loadSourcesText();
+}
+
 Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
                                          const ScheduleReport &report,
                                          const KernelCosts &costs, const HopperModel &model,

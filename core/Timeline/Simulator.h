@@ -99,6 +99,9 @@ struct Prediction {
   std::string summary() const;
   /// "from DRAM: loadA 48%, loadB 2% (...)", or "" for a loop without loads.
   std::string loadSourcesText() const;
+  /// The bound's detail and, on a line of their own unless the detail has
+  /// them (a DRAM bound), the load sources.
+  std::string boundAndSourcesText() const;
 };
 
 /// Simulates a legal schedule. Never throws; an illegal schedule or costs

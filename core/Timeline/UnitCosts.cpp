@@ -362,8 +362,13 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
 
   // Per unit.
   DenseMap<Operation *, unsigned> unitOf;
-  // The loop's TMA loads, in the order of their units' footprints.
-  std::vector<std::pair<unsigned, LoadOp>> footprintLoads;
+  // The loop's TMA loads: (unit, its footprint's index in the unit, the op).
+  struct FootprintLoad {
+    unsigned unit;
+    size_t index;
+    LoadOp op;
+  };
+  std::vector<FootprintLoad> footprintLoads;
   for (unsigned u = 0; u < units->names.size(); ++u)
     for (Operation *op : units->ops[u])
       unitOf[op] = u;
@@ -389,7 +394,7 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       if (auto load = dyn_cast<LoadOp>(op)) {
         addLoad(load, w.loadBytes, &w.loadBoxes);
         w.footprints.push_back({load.getDesc().getType().getBoxBytes(), {}});
-        footprintLoads.push_back({u, load});
+        footprintLoads.push_back({u, w.footprints.size() - 1, load});
       } else if (auto store = dyn_cast<StoreOp>(op)) {
         w.storeBytes += store.getDesc().getType().getBoxBytes();
       } else if (auto dot = dyn_cast<DotOp>(op)) {
@@ -517,9 +522,9 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       // a persistent kernel): the CTAs resident together that load the same
       // box share it in the L2.
       ev.setValue(loop.getInductionVar(), *lb);
-      std::vector<unsigned> seen(costs.units.size(), 0);
-      for (auto &[u, load] : footprintLoads) {
-        LoadFootprint &f = costs.units[u].footprints[seen[u]++];
+      for (const FootprintLoad &l : footprintLoads) {
+        LoadFootprint &f = costs.units[l.unit].footprints[l.index];
+        LoadOp load = l.op;
         if (static_cast<int64_t>(f.boxPerCta.size()) != c)
           continue; // unknown since an earlier CTA
         llvm::hash_code h = llvm::hash_value(load.getDesc().getAsOpaquePointer());

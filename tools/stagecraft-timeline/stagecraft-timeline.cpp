@@ -371,13 +371,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   outs() << "kernel " << k->graph.kernel << ": " << p.summary() << "\n";
-  outs() << "  " << p.boundDetail << "\n";
+  std::string detail = p.boundAndSourcesText();
+  for (StringRef line : llvm::split(detail, '\n'))
+    outs() << "  " << line << "\n";
   outs() << formatv("  CTA {0:F2} us ({1} iterations), launch {2:F1} us, {3} CTAs, "
                     "{4} per SM (limit: {5}; {6} threads, {7} registers, {8} B shared)\n",
                     p.ctaNs / 1000, p.shownTrip, p.totalNs / 1000, p.ctas, p.ctasPerSM,
                     p.occupancyLimit, p.threadsPerCta, p.registersPerThread, p.smemPerCta);
-  if (!p.loadSources.empty() && p.bound != "DRAM") // a DRAM bound's detail says them
-    outs() << "  " << p.loadSourcesText() << "\n";
   for (const std::string &n : p.notes)
     outs() << "  note: " << n << "\n";
   return 0;
