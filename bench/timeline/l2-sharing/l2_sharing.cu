@@ -1,0 +1,131 @@
+// How fast the SMs pull L2-resident data into shared memory when neighbouring CTAs read the
+// same bytes. One CTA per SM (132 on an H100 SXM: 4 x 32 KB of shared memory each), one thread
+// issuing 1-D bulk copies (cp.async.bulk, the TMA's copy engine) of 32 KB, four in flight on a
+// ring of mbarriers, ITERS copies per CTA. What each CTA reads per step is set by the pattern:
+//   distinct    every CTA its own chunk
+//   tpc-pairs   CTAs 2k and 2k+1 the same chunk (the launch puts them on one TPC: the two SMs
+//               of a pair of SM ids 2j, 2j+1; bench/results/cta-placement-h100-2026-11-26)
+//   far-pairs   CTAs k and k+66 the same chunk (two TPCs)
+//   quads       CTAs 4k..4k+3 the same chunk (two TPCs)
+//   all-same    every CTA the same chunk
+//   neighbours  CTAs 4k and 4k+2 the same chunk, 4k+1 and 4k+3 another (pairs of SMs on two
+//               TPCs launched one after the other, no pair on one TPC)
+//   far-quads   CTAs 2k, 2k+1, 2k+66, 2k+67 the same chunk (two TPCs launched far apart)
+//   octets      CTAs 8k..8k+7 the same chunk (four TPCs)
+// The buffer (16 MB) stays in the L2: the copies measure the L2 -> SM path, not DRAM.
+// Prints bytes per SM per cycle (at the SM clock clock64 counts) and TB/s delivered.
+//
+//   nvcc -arch=sm_90a -O3 -o l2_sharing l2_sharing.cu && ./l2_sharing
+#include <cstdint>
+#include <cstdio>
+#include <cuda_runtime.h>
+
+constexpr int kChunk = 32 * 1024, kSlots = 4, kIters = 4000;
+constexpr int kChunks = 512; // 16 MB
+
+enum Pattern { Distinct, TpcPairs, FarPairs, Quads, AllSame, Neighbours, FarQuads, Octets, kPatterns };
+const char *kNames[] = {"distinct", "tpc-pairs", "far-pairs", "quads", "all-same",
+                        "neighbours", "far-quads", "octets"};
+
+__device__ __forceinline__ uint32_t smem(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__global__ void pull(const char *src, int pattern, unsigned long long *cycles, int *smids) {
+  extern __shared__ __align__(128) char ring[];
+  __shared__ __align__(8) uint64_t bar[kSlots];
+  if (threadIdx.x != 0)
+    return;
+  int pid = blockIdx.x, n = gridDim.x;
+  int key = pid;
+  switch (pattern) {
+  case TpcPairs: key = pid / 2; break;
+  case FarPairs: key = pid % (n / 2); break;
+  case Quads: key = pid / 4; break;
+  case AllSame: key = 0; break;
+  case Neighbours: key = (pid / 4) * 2 + pid % 2; break;
+  case FarQuads: key = (pid / 2) % (n / 4); break;
+  case Octets: key = pid / 8; break;
+  default: break;
+  }
+  for (int s = 0; s < kSlots; ++s)
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(smem(&bar[s])));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  uint64_t t0 = clock64();
+  for (int i = 0; i < kIters; ++i) {
+    int s = i % kSlots;
+    if (i >= kSlots) { // the slot's previous copy has landed
+      uint32_t parity = ((i / kSlots) - 1) & 1;
+      asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n@!p bra W;\n}"
+                   ::"r"(smem(&bar[s])), "r"(parity) : "memory");
+    }
+    // Key k's chunk at step i: consecutive steps walk the buffer, keys start apart.
+    const char *from = src + (size_t)((key * 37 + i) % kChunks) * kChunk;
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(&bar[s])), "r"(kChunk)
+                 : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(smem(ring + s * kChunk)), "l"(from), "r"(kChunk), "r"(smem(&bar[s])) : "memory");
+  }
+  for (int i = kIters; i < kIters + kSlots; ++i) {
+    int s = i % kSlots;
+    uint32_t parity = ((i / kSlots) - 1) & 1;
+    asm volatile("{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n@!p bra W;\n}"
+                 ::"r"(smem(&bar[s])), "r"(parity) : "memory");
+  }
+  cycles[pid] = clock64() - t0;
+  int sm;
+  asm("mov.u32 %0, %%smid;" : "=r"(sm));
+  smids[pid] = sm;
+}
+
+int main() {
+  int dev = 0, sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  char *src;
+  unsigned long long *cycles;
+  int *smids;
+  cudaMalloc(&src, (size_t)kChunks * kChunk);
+  cudaMemset(src, 1, (size_t)kChunks * kChunk);
+  cudaMalloc(&cycles, sms * sizeof(unsigned long long));
+  cudaMalloc(&smids, sms * sizeof(int));
+  int shmem = kSlots * kChunk;
+  cudaFuncSetAttribute(pull, cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  printf("%d SMs, %d x %d KB copies per CTA, 16 MB buffer\n", sms, kIters, kChunk / 1024);
+  printf("%-10s %9s %12s %14s %12s\n", "pattern", "us", "TB/s to SMs", "B/cycle/SM", "pairs on TPC");
+  for (int round = 0; round < 2; ++round)
+    for (int p = 0; p < kPatterns; ++p) {
+      pull<<<sms, 32, shmem>>>(src, p, cycles, smids); // warm-up: the buffer into the L2
+      float best = 1e30f;
+      for (int rep = 0; rep < 5; ++rep) {
+        cudaEventRecord(a);
+        pull<<<sms, 32, shmem>>>(src, p, cycles, smids);
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float ms;
+        cudaEventElapsedTime(&ms, a, b);
+        if (ms < best)
+          best = ms;
+      }
+      if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
+        fprintf(stderr, "l2_sharing: %s\n", cudaGetErrorString(e));
+        return 1;
+      }
+      unsigned long long h[1024];
+      int ids[1024];
+      cudaMemcpy(h, cycles, sms * sizeof h[0], cudaMemcpyDeviceToHost);
+      cudaMemcpy(ids, smids, sms * sizeof ids[0], cudaMemcpyDeviceToHost);
+      double mean = 0;
+      for (int i = 0; i < sms; ++i)
+        mean += double(h[i]) / sms;
+      int pairs = 0;
+      for (int k = 0; k + 1 < sms; k += 2)
+        pairs += ids[k] / 2 == ids[k + 1] / 2;
+      double bytes = double(sms) * kIters * kChunk;
+      printf("%-10s %9.1f %12.2f %14.2f %9d/%d\n", kNames[p], best * 1e3, bytes / (best * 1e-3) / 1e12,
+             double(kIters) * kChunk / mean, pairs, sms / 2);
+    }
+  return 0;
+}
