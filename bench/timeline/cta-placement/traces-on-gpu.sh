@@ -12,7 +12,7 @@ for b in "$DEV"/traces/*; do
   n=$(basename "$b")
   "$DEV/stagecraft-run" "$b" --reps 20 --trace "$OUT/$n.measured.json" > "$WORK/$n.result.json" 2> "$OUT/$n.log"
   echo "$n rc=$?"
-  # The runner's JSON without its trace (that is in the trace file) (those are in the trace): small enough
+  # The runner's JSON without its trace (the trace file has it): small enough
   # to come back from the GPU host.
   python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d.pop('trace', None); \
 json.dump(d, open(sys.argv[2], 'w'), indent=1)" "$WORK/$n.result.json" "$OUT/$n.result.json"
