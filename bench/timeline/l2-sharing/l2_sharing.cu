@@ -12,6 +12,9 @@
 //               TPCs launched one after the other, no pair on one TPC)
 //   far-quads   CTAs 2k, 2k+1, 2k+66, 2k+67 the same chunk (two TPCs launched far apart)
 //   octets      CTAs 8k..8k+7 the same chunk (four TPCs)
+//   shifted-quads  CTAs 4k+2..4k+5 the same chunk (two TPCs launched one after the other,
+//               straddling the quads above)
+//   three-of-four  CTAs 4k, 4k+1, 4k+2 the same chunk, 4k+3 its own
 // The buffer (16 MB) stays in the L2: the copies measure the L2 -> SM path, not DRAM.
 // Prints bytes per SM per cycle (at the SM clock clock64 counts) and TB/s delivered.
 //
@@ -23,9 +26,10 @@
 constexpr int kChunk = 32 * 1024, kSlots = 4, kIters = 4000;
 constexpr int kChunks = 512; // 16 MB
 
-enum Pattern { Distinct, TpcPairs, FarPairs, Quads, AllSame, Neighbours, FarQuads, Octets, kPatterns };
+enum Pattern { Distinct, TpcPairs, FarPairs, Quads, AllSame, Neighbours, FarQuads, Octets, ShiftedQuads,
+               ThreeOfFour, kPatterns };
 const char *kNames[] = {"distinct", "tpc-pairs", "far-pairs", "quads", "all-same",
-                        "neighbours", "far-quads", "octets"};
+                        "neighbours", "far-quads", "octets", "shifted-quads", "three-of-four"};
 
 __device__ __forceinline__ uint32_t smem(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -46,6 +50,8 @@ __global__ void pull(const char *src, int pattern, unsigned long long *cycles, i
   case Neighbours: key = (pid / 4) * 2 + pid % 2; break;
   case FarQuads: key = (pid / 2) % (n / 4); break;
   case Octets: key = pid / 8; break;
+  case ShiftedQuads: key = (pid + 2) / 4; break;
+  case ThreeOfFour: key = pid % 4 == 3 ? n + pid : pid / 4; break;
   default: break;
   }
   for (int s = 0; s < kSlots; ++s)
@@ -94,7 +100,8 @@ int main() {
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   printf("%d SMs, %d x %d KB copies per CTA, 16 MB buffer\n", sms, kIters, kChunk / 1024);
-  printf("%-10s %9s %12s %14s %12s\n", "pattern", "us", "TB/s to SMs", "B/cycle/SM", "pairs on TPC");
+  printf("%-14s %9s %12s %14s %18s %12s\n", "pattern", "us", "TB/s to SMs", "B/cycle/SM",
+         "slowest, fastest", "pairs on TPC");
   for (int round = 0; round < 2; ++round)
     for (int p = 0; p < kPatterns; ++p) {
       pull<<<sms, 32, shmem>>>(src, p, cycles, smids); // warm-up: the buffer into the L2
@@ -117,15 +124,19 @@ int main() {
       int ids[1024];
       cudaMemcpy(h, cycles, sms * sizeof h[0], cudaMemcpyDeviceToHost);
       cudaMemcpy(ids, smids, sms * sizeof ids[0], cudaMemcpyDeviceToHost);
-      double mean = 0;
-      for (int i = 0; i < sms; ++i)
+      double mean = 0, lo = 1e30, hi = 0;
+      for (int i = 0; i < sms; ++i) {
         mean += double(h[i]) / sms;
+        lo = lo < double(h[i]) ? lo : double(h[i]);
+        hi = hi > double(h[i]) ? hi : double(h[i]);
+      }
       int pairs = 0;
       for (int k = 0; k + 1 < sms; k += 2)
         pairs += ids[k] / 2 == ids[k + 1] / 2;
       double bytes = double(sms) * kIters * kChunk;
-      printf("%-10s %9.1f %12.2f %14.2f %9d/%d\n", kNames[p], best * 1e3, bytes / (best * 1e-3) / 1e12,
-             double(kIters) * kChunk / mean, pairs, sms / 2);
+      printf("%-14s %9.1f %12.2f %14.2f %8.2f, %8.2f %9d/%d\n", kNames[p], best * 1e3,
+             bytes / (best * 1e-3) / 1e12, double(kIters) * kChunk / mean, double(kIters) * kChunk / hi,
+             double(kIters) * kChunk / lo, pairs, sms / 2);
     }
   return 0;
 }
