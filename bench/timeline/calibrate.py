@@ -30,6 +30,7 @@ says so) and is reported but not part of the bar.
 """
 import argparse
 import json
+import re
 import math
 import os
 import statistics
@@ -178,6 +179,19 @@ def tile_ordered_ir(asset, order):
     return _generated_ir[key]
 
 
+def placed_ir(asset, perm, order):
+    """The asset with its program id permuted, in a tile order, as bench/timeline/cta-placement/
+    prepare.sh compiles it (permuted-ir.sh)."""
+    key = ("placed", asset, perm, order)
+    if key not in _generated_ir:
+        path = os.path.join(tempfile.gettempdir(),
+                            f"stagecraft-calibrate-{os.getpid()}-{asset}-{perm}-{order.replace(':', '')}.mlir")
+        subprocess.run([os.path.join(ROOT, "bench", "timeline", "cta-placement", "permuted-ir.sh"),
+                        asset, perm, order, path], check=True, env=dict(os.environ, STAGECRAFT_OPT=OPT))
+        _generated_ir[key] = path
+    return _generated_ir[key]
+
+
 def problem_sizes(problem):
     """The sizes of a run's "problem" record (not its kind or tile order)."""
     return {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
@@ -312,6 +326,14 @@ def collect():
                 asset = asset or "gemm"
                 entry.update(asset=asset, variant=v, size=r["size"],
                              schedule=gemm_variant_schedule(asset, v), sizes=gemm_sweep.SIZES[r["size"]])
+            elif base.startswith("place-") and base.count("--") == 2 and r.get("problem"):
+                # bench/timeline/cta-placement/prepare.sh: a persistent asset with its program
+                # id permuted (which CTAs share a panel), in a tile order.
+                asset, order, perm = base[len("place-"):].split("--")
+                order = re.sub(r"^grouped(\d+)$", r"grouped:\1", order)
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=asset, ir=placed_ir(asset, perm, order), variant=f"{order}--{perm}",
+                             size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.count("--") == 2:  # bench/attention/sweep.py
                 asset, sname, size = base.split("--")
                 sizes = None

@@ -87,6 +87,7 @@ const Field kFields[] = {
     {"wgmma_issue_queue", &HopperModel::wgmmaIssueQueue},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
     {"dram_efficiency", &HopperModel::dramEfficiency},
+    {"tpc_coalescing", &HopperModel::tpcCoalescing},
 };
 } // namespace
 

@@ -38,7 +38,12 @@ struct HopperModel {
   double hbmBytesPerSecond = 3.35e12;
   /// The fraction of it the loop's L2 misses get (TMA boxes, many pages at
   /// once, beside the other CTAs' writes): the bound on the SMs' TMA rate.
-  double dramEfficiency = 0.6785;
+  double dramEfficiency = 0.7932;
+  /// Of a box both SMs of a TPC load at once, the part of the second copy
+  /// the TPC's link does not carry again: measured, not fitted (bench/
+  /// results/l2-sharing-h100-2026-11-26: two SMs of a TPC reading the same
+  /// bytes took 1.75x the rate of two reading different ones; 2 - 2/1.75).
+  double tpcCoalescing = 0.857;
   int64_t smemPerSM = 233472;   // 228 KiB
   int64_t smemReservedPerCta = 1024;
   int64_t regsPerSM = 65536;
@@ -56,22 +61,23 @@ struct HopperModel {
   /// SM clock under sustained tensor load (GHz): converts cycles to time.
   double clockGHz = 1.75;
   /// Achieved fraction of the peak wgmma rate.
-  double tensorEfficiency = 0.9692;
+  double tensorEfficiency = 1.0;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
-  /// per cycle), when every SM streams at once.
-  double loadBytesPerCycle = 41.27;
+  /// per cycle), when every SM streams at once, for bytes the SM beside it
+  /// does not load too (LoadSharing.h; measured alone on the H100: 31.5).
+  double loadBytesPerCycle = 30.19;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
-  double loadBytesPerCycleMax = 58.53;
+  double loadBytesPerCycleMax = 51.65;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 642.1;
+  double loadLatencyCycles = 515.9;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 63.2;
+  double syncLatencyCycles = 107.5;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
-  double mathEfficiency = 0.681;
+  double mathEfficiency = 0.7026;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
@@ -79,7 +85,7 @@ struct HopperModel {
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
-  double ctaOverheadCycles = 4368.0;
+  double ctaOverheadCycles = 4650.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;
@@ -89,14 +95,14 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 6.199;
+  double wgmmaLatencyCycles = 10.88;
   /// wgmma instructions the tensor cores take ahead of the one running: a
   /// warp group issuing a group stays in its issue until everything issued
   /// before it, and all but this many of its own instructions, have started
   /// (the H100's traces: issuing a 4-instruction MMA0 takes 96-160 ns while
   /// the other consumer's MMA runs, not a few cycles). 0: the issue never
   /// waits.
-  double wgmmaIssueQueue = 4.765;
+  double wgmmaIssueQueue = 4.618;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

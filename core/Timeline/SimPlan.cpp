@@ -168,6 +168,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     p.mathCycles = model.mathCycles(w.math.scaled(share));
     if (p.kind == UnitKind::Load && p.bytes <= 0)
       p.bytes = static_cast<double>(g.units[u].bufferBytes);
+    p.linkBytes = p.bytes;
     // A load the cluster's CTAs share (multicast) still brings all of its
     // bytes into this SM: its L2 reads are 1/cluster, but the H100's
     // clustered GEMM iterated as fast as the unclustered one (704 ns,

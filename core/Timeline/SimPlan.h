@@ -30,6 +30,10 @@ struct UnitPlan {
   // Loads.
   int64_t copies = 1;
   double bytes = 0;
+  /// What its transfer costs on the SM's share of the L2 bandwidth: `bytes`
+  /// less the part of the boxes the TPC's other SM loads too
+  /// (LoadSharing.h: linkBytes; set once the wave is known, Simulator.cpp).
+  double linkBytes = 0;
   int64_t boxes = 1;
   std::vector<unsigned> readers; // units that read its buffer
   // Dots and register math.

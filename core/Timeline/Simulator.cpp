@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Timeline/Simulator.h"
+#include "core/Timeline/LoadSharing.h"
 #include "core/Timeline/SimPlan.h"
 #include "core/Timeline/SmRun.h"
 
@@ -37,32 +38,6 @@ std::optional<std::pair<int64_t, int64_t>> steadyWindow(int64_t n) {
   return std::make_pair(i0, std::min<int64_t>(i1, n - 1));
 }
 
-/// The part of a load's bytes that comes from DRAM when `wave` CTAs (the
-/// first in launch order) run at once: of the CTAs loading the same box in
-/// the same iteration, one misses in the L2 and the others hit. None when
-/// its boxes could not be evaluated.
-std::optional<double> boxMissFraction(const LoadFootprint &f, int64_t wave) {
-  int64_t n = std::min<int64_t>(wave, static_cast<int64_t>(f.boxPerCta.size()));
-  if (n <= 0)
-    return std::nullopt;
-  std::set<uint64_t> distinct(f.boxPerCta.begin(), f.boxPerCta.begin() + n);
-  return static_cast<double>(distinct.size()) / static_cast<double>(n);
-}
-
-/// The same for a load unit, over the bytes of its loads whose boxes were
-/// evaluated; none when no load's were.
-std::optional<double> missFraction(const UnitWork &w, int64_t wave) {
-  double bytes = 0, missed = 0;
-  for (const LoadFootprint &f : w.footprints)
-    if (std::optional<double> miss = boxMissFraction(f, wave)) {
-      bytes += static_cast<double>(f.bytes);
-      missed += static_cast<double>(f.bytes) * *miss;
-    }
-  if (bytes <= 0)
-    return std::nullopt;
-  return missed / bytes;
-}
-
 /// What the first wave reads from DRAM, per load unit, and the TMA rate an
 /// SM gets from its share of DRAM for those misses (0 when no load's boxes
 /// are known). The first wave's CTAs that load the same box share its trip
@@ -80,7 +55,8 @@ DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t 
   for (const UnitWork &w : costs.units) {
     if (w.footprints.empty())
       continue;
-    out.sources.push_back({w.name, missFraction(w, wave).value_or(-1.0)});
+    out.sources.push_back({w.name, missFraction(w, wave).value_or(-1.0),
+                           tpcSharedFraction(w, wave).value_or(-1.0)});
     for (const LoadFootprint &f : w.footprints)
       if (std::optional<double> miss = boxMissFraction(f, wave)) {
         loopBytes += static_cast<double>(f.bytes);
@@ -109,14 +85,20 @@ std::string Prediction::summary() const {
 std::string Prediction::loadSourcesText() const {
   if (loadSources.empty())
     return "";
-  std::string s = "from DRAM:";
-  for (size_t i = 0; i < loadSources.size(); ++i) {
-    const LoadSource &l = loadSources[i];
-    s += formatv("{0} {1} ", i ? "," : "", l.unit).str();
-    s += l.dramFraction < 0 ? std::string("unknown (its box could not be evaluated)")
-                            : formatv("{0:F0}%", 100 * l.dramFraction).str();
-  }
-  return s + " (the rest L2 hits: boxes the first wave's other CTAs load too)";
+  auto list = [&](double LoadSource::*part) {
+    std::string s;
+    for (size_t i = 0; i < loadSources.size(); ++i) {
+      const LoadSource &l = loadSources[i];
+      s += formatv("{0} {1} ", i ? "," : "", l.unit).str();
+      s += l.*part < 0 ? std::string("unknown (its box could not be evaluated)")
+                       : formatv("{0:F0}%", 100 * (l.*part)).str();
+    }
+    return s;
+  };
+  return "from DRAM:" + list(&LoadSource::dramFraction) +
+         " (the rest L2 hits: boxes the first wave's other CTAs load too); shared with the "
+         "SM beside it on its TPC:" +
+         list(&LoadSource::tpcShared) + " (those boxes cross the TPC's link once)";
 }
 
 std::string Prediction::boundAndSourcesText() const {
@@ -196,10 +178,25 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
   DramShare dram = dramShare(costs, model, out.ctas, model.sms * resident);
   out.loadSources = dram.sources;
+  // What each load's transfer costs on its TPC's link: less where the SM
+  // beside this one loads the same boxes (LoadSharing.h).
+  int64_t wave = std::min<int64_t>(out.ctas, model.sms * resident);
+  double bytes = 0, link = 0;
+  for (size_t u = 0; u < plan.units.size(); ++u)
+    if (plan.units[u].kind == UnitKind::Load && costs.units[u].loadBytes > 0) {
+      plan.units[u].linkBytes = linkBytes(costs.units[u], wave, model.tpcCoalescing);
+      bytes += plan.units[u].bytes;
+      link += plan.units[u].linkBytes;
+    }
   // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
+  // The transfers are charged in link bytes: DRAM's rate, in bytes loaded,
+  // becomes the same time per link byte.
   double dramBoundRate = 0;
-  if (dram.rate > 0 && dram.rate < sm.loadBytesPerCycle)
-    sm.loadBytesPerCycle = dramBoundRate = dram.rate;
+  double linkPerByte = bytes > 0 ? link / bytes : 1.0;
+  if (dram.rate > 0 && dram.rate * linkPerByte < sm.loadBytesPerCycle) {
+    dramBoundRate = dram.rate;
+    sm.loadBytesPerCycle = dram.rate * linkPerByte;
+  }
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();

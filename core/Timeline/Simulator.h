@@ -86,18 +86,21 @@ struct Prediction {
   double flops = 0;   // executed dot flops of the launch
   double tflops = 0;
   /// Per load unit of the loop, the part of its bytes from DRAM (boxes no
-  /// other CTA of the first wave loads), the rest L2 hits; -1 when its
-  /// boxes could not be evaluated (coordinates the model cannot compute).
+  /// other CTA of the first wave loads), the rest L2 hits; and the part the
+  /// SM beside it on its TPC loads too (LoadSharing.h). -1 when its boxes
+  /// could not be evaluated (coordinates the model cannot compute).
   struct LoadSource {
     std::string unit;
     double dramFraction = -1;
+    double tpcShared = -1;
   };
   std::vector<LoadSource> loadSources;
   std::vector<std::string> notes;
 
   /// "iteration 0.74 us (tensor cores: busy 93%), 744 TFLOP/s predicted".
   std::string summary() const;
-  /// "from DRAM: loadA 48%, loadB 2% (...)", or "" for a loop without loads.
+  /// "from DRAM: loadA 48%, loadB 2% (...); shared on the TPC: loadA 0%,
+  /// loadB 100% (...)", or "" for a loop without loads.
   std::string loadSourcesText() const;
   /// The bound's detail and, on a line of their own unless the detail has
   /// them (a DRAM bound), the load sources.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Timeline/SharedPipe.h"
+#include "core/Timeline/LoadSharing.h"
 #include "core/Timeline/Simulator.h"
 #include "core/Timeline/TimelineTrace.h"
 
@@ -41,6 +42,7 @@ HopperModel roundModel() {
   m.mathEfficiency = 1.0;
   m.tensorMathInterference = 0;
   m.fmaPerCycle = 1;
+  m.tpcCoalescing = 0; // CTAs on one TPC get nothing from sharing a box
   return m;
 }
 
@@ -146,6 +148,46 @@ TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   EXPECT_NEAR(streaming.iterationNs, 400, 1e-6); // 100 bytes at a quarter byte per cycle
   EXPECT_EQ(streaming.bound, "DRAM");
   EXPECT_NE(streaming.boundDetail.find("loadA 100%"), std::string::npos) << streaming.boundDetail;
+}
+
+TEST(TimelineSim, BoxesTheTpcPartnerLoadsTooCrossItsLinkOnce) {
+  // Four SMs, a CTA each, unpipelined, DRAM not a bound. CTAs 2k and 2k+1
+  // run on one TPC: when they load the same box, the TPC serves the second
+  // copy at (1 - coalescing) of its cost, so each SM's transfer is 100 x
+  // (1 - 0.5 / 2) = 75 cycles (75 + 100 latency + 50 dot). The same two
+  // boxes loaded by CTAs of different TPCs cost in full (250), with as much
+  // from DRAM (half of the bytes) either way.
+  HopperModel m = roundModel();
+  m.sms = 4;
+  m.tpcCoalescing = 0.5;
+  auto run = [&](std::vector<uint64_t> boxes) {
+    LoadDot k(10);
+    k.costs.ctas = {CtaRun{1, 10, 4}};
+    k.costs.units[0].footprints = {LoadFootprint{100, boxes}};
+    return k.run(schedule(0, 1, 0), m);
+  };
+  Prediction pairs = run({7, 7, 8, 8}), apart = run({7, 8, 7, 8}), one = run({7, 7, 8, 9});
+  ASSERT_TRUE(pairs.ok && apart.ok && one.ok) << pairs.error << apart.error << one.error;
+  EXPECT_NEAR(pairs.iterationNs, 225, 1e-6);
+  EXPECT_NEAR(apart.iterationNs, 250, 1e-6);
+  // One pair of two shares: half of the CTAs, 100 x (1 - 0.5 x 0.5 / 2).
+  EXPECT_NEAR(one.iterationNs, 87.5 + 150, 1e-6);
+  ASSERT_EQ(pairs.loadSources.size(), 1u);
+  EXPECT_NEAR(pairs.loadSources[0].tpcShared, 1.0, 1e-9);
+  EXPECT_NEAR(apart.loadSources[0].tpcShared, 0.0, 1e-9);
+  EXPECT_NEAR(one.loadSources[0].tpcShared, 0.5, 1e-9);
+  EXPECT_NEAR(pairs.loadSources[0].dramFraction, apart.loadSources[0].dramFraction, 1e-9);
+  EXPECT_NE(pairs.loadSourcesText().find("on its TPC: loadA 100%"), std::string::npos)
+      << pairs.loadSourcesText();
+  // Boxes not evaluated: every byte crosses the link; the share is unknown.
+  Prediction unknown = run({});
+  ASSERT_TRUE(unknown.ok) << unknown.error;
+  EXPECT_NEAR(unknown.iterationNs, 250, 1e-6);
+  EXPECT_LT(unknown.loadSources[0].tpcShared, 0);
+  // An odd CTA at the end has no partner in the wave: it is not counted.
+  LoadFootprint three{100, {7, 7, 7}};
+  EXPECT_NEAR(tpcSharedFraction(three, 3).value_or(-1), 1.0, 1e-9);
+  EXPECT_FALSE(tpcSharedFraction(three, 1).has_value());
 }
 
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {

@@ -156,10 +156,14 @@ json::Object predictionJson(const timeline::Prediction &p) {
   o["ctas"] = p.ctas;
   o["waves"] = p.waves;
   o["trip"] = p.shownTrip;
-  json::Object dram;
-  for (const timeline::Prediction::LoadSource &l : p.loadSources)
-    dram[l.unit] = l.dramFraction < 0 ? json::Value(nullptr) : json::Value(l.dramFraction);
+  json::Object dram, tpc;
+  auto fraction = [](double f) { return f < 0 ? json::Value(nullptr) : json::Value(f); };
+  for (const timeline::Prediction::LoadSource &l : p.loadSources) {
+    dram[l.unit] = fraction(l.dramFraction);
+    tpc[l.unit] = fraction(l.tpcShared);
+  }
   o["load_dram_fraction"] = std::move(dram);
+  o["load_tpc_shared_fraction"] = std::move(tpc);
   o["notes"] = std::move(notes);
   return o;
 }

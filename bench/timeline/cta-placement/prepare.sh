@@ -7,7 +7,7 @@
 #   interleave  slot = (pid % 33) * 4 + pid / 33   (grouped:4: A-sharers adjacent, B-sharers
 #                                                    33 apart: row-major's pattern in grouped:4)
 #   scatter     slot = (pid * 7) % 132             (sharers spread over the launch order)
-# The permutation is written in the kernel's IR (the reference is made from that same IR, so
+# The permutation is written in the kernel's IR (permuted-ir.sh) (the reference is made from that same IR, so
 # every run is verified as usual). Bundles in .dev/cta-placement/bundles/place-ASSET--ORDER--PERM,
 # the model's predictions beside them (predicted.txt).
 #   bench/timeline/cta-placement/prepare.sh
@@ -20,28 +20,6 @@ rm -rf "$DEV" && mkdir -p "$DEV/bundles" "$DEV/ir"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# permuted ASSET PERM > IR: the asset with its tile loop starting at the permuted slot.
-permuted() {
-  local slot
-  case $2 in
-    id) cp "$ROOT/assets/$1.mlir" /dev/stdout; return ;;
-    interleave) slot='%pl_a = arith.constant 33 : index
-    %pl_b = arith.constant 4 : index
-    %pl_r = arith.remui %pid, %pl_a : index
-    %pl_q = arith.divui %pid, %pl_a : index
-    %pl_s = arith.muli %pl_r, %pl_b : index
-    %slot = arith.addi %pl_s, %pl_q : index' ;;
-    scatter) slot='%pl_a = arith.constant 7 : index
-    %pl_b = arith.constant 132 : index
-    %pl_m = arith.muli %pid, %pl_a : index
-    %slot = arith.remui %pl_m, %pl_b : index' ;;
-  esac
-  awk -v slot="$slot" '
-    /%nprog = tile.num_programs/ { print; print "    " slot; next }
-    /scf.for %t = %pid to/ { sub(/%t = %pid to/, "%t = %slot to") }
-    { print }' "$ROOT/assets/$1.mlir"
-}
-
 for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
             persistent_gemm:grouped:4:id persistent_gemm:grouped:4:interleave \
             persistent_gemm:grouped:4:scatter \
@@ -51,12 +29,7 @@ for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
   perm=${rest##*:} order=${rest%:*}
   name=place-$asset--${order/:/}--$perm
   ir=$DEV/ir/$name.mlir
-  permuted "$asset" "$perm" > "$ir"
-  [ "$perm" = id ] || grep -q 'scf.for %t = %slot to' "$ir"
-  kind=${order%%:*} group=${order#*:}
-  option="order=$kind"; [ "$group" != "$order" ] && option+=" group=$group"
-  "$ROOT/build/bin/stagecraft-opt" "$ir" "-tile-set-tile-order=$option" -o "$ir.ordered"
-  mv "$ir.ordered" "$ir"
+  "$(dirname "$0")/permuted-ir.sh" "$asset" "$perm" "$order" "$ir"
   "$ROOT/build/bin/stagecraft-compile" "$ir" -o "$WORK/$name" -q
   mkdir -p "$DEV/bundles/$name"
   for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
