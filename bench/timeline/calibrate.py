@@ -192,6 +192,17 @@ def placed_ir(asset, perm, order):
     return _generated_ir[key]
 
 
+def rastered_ir(asset, raster):
+    """A GEMM asset in another raster, as bench/timeline/tpc-raster/prepare.sh compiles it."""
+    key = ("raster", asset, raster)
+    if key not in _generated_ir:
+        path = os.path.join(tempfile.gettempdir(), f"stagecraft-calibrate-{os.getpid()}-{asset}-{raster}.mlir")
+        subprocess.run([os.path.join(ROOT, "bench", "timeline", "tpc-raster", "raster-ir.sh"), asset, raster, path],
+                       check=True)
+        _generated_ir[key] = path
+    return _generated_ir[key]
+
+
 def problem_sizes(problem):
     """The sizes of a run's "problem" record (not its kind or tile order)."""
     return {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
@@ -333,6 +344,12 @@ def collect():
                 order = re.sub(r"^grouped(\d+)$", r"grouped:\1", order)
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=asset, ir=placed_ir(asset, perm, order), variant=f"{order}--{perm}",
+                             size=size_label(sizes), schedule=None, sizes=sizes)
+            elif base.startswith("raster-") and base.count("--") == 1 and r.get("problem"):
+                # bench/timeline/tpc-raster/prepare.sh: a GEMM asset in another raster.
+                asset, raster = base[len("raster-"):].split("--")
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=asset, ir=rastered_ir(asset, raster), variant=raster,
                              size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.count("--") == 2:  # bench/attention/sweep.py
                 asset, sname, size = base.split("--")
