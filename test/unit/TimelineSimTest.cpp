@@ -101,6 +101,15 @@ TEST(TimelineSim, UnpipelinedLoopIsTheSumOfItsParts) {
   EXPECT_EQ(p.threadsPerCta, 128);
 }
 
+/// The unpipelined LoadDot loop over `ctas` CTAs of ten iterations, one per
+/// SM, its load's box per CTA `boxes` (empty: not evaluated).
+Prediction runBoxes(const HopperModel &m, int64_t ctas, std::vector<uint64_t> boxes) {
+  LoadDot k(10);
+  k.costs.ctas = {CtaRun{1, 10, ctas}};
+  k.costs.units[0].footprints = {LoadFootprint{100, std::move(boxes)}};
+  return k.run(schedule(0, 1, 0), m);
+}
+
 TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   // Two SMs, a CTA each, unpipelined, and DRAM at 1 byte per cycle for the
   // GPU. When both CTAs load the same box, one of them misses: 100 bytes
@@ -112,12 +121,7 @@ TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
   m.sms = 2;
   m.hbmBytesPerSecond = 1e9;
   m.dramEfficiency = 1.0;
-  auto run = [&](std::vector<uint64_t> boxes) {
-    LoadDot k(10);
-    k.costs.ctas = {CtaRun{1, 10, 2}};
-    k.costs.units[0].footprints = {LoadFootprint{100, boxes}};
-    return k.run(schedule(0, 1, 0), m);
-  };
+  auto run = [&](std::vector<uint64_t> boxes) { return runBoxes(m, 2, std::move(boxes)); };
   Prediction shared = run({7, 7}), own = run({7, 8}), unknown = run({});
   ASSERT_TRUE(shared.ok && own.ok && unknown.ok) << shared.error << own.error << unknown.error;
   EXPECT_NEAR(shared.iterationNs, 250, 1e-6);
@@ -160,12 +164,7 @@ TEST(TimelineSim, BoxesTheTpcPartnerLoadsTooCrossItsLinkOnce) {
   HopperModel m = roundModel();
   m.sms = 4;
   m.tpcCoalescing = 0.5;
-  auto run = [&](std::vector<uint64_t> boxes) {
-    LoadDot k(10);
-    k.costs.ctas = {CtaRun{1, 10, 4}};
-    k.costs.units[0].footprints = {LoadFootprint{100, boxes}};
-    return k.run(schedule(0, 1, 0), m);
-  };
+  auto run = [&](std::vector<uint64_t> boxes) { return runBoxes(m, 4, std::move(boxes)); };
   Prediction pairs = run({7, 7, 8, 8}), apart = run({7, 8, 7, 8}), one = run({7, 7, 8, 9});
   ASSERT_TRUE(pairs.ok && apart.ok && one.ok) << pairs.error << apart.error << one.error;
   EXPECT_NEAR(pairs.iterationNs, 225, 1e-6);

@@ -17,8 +17,6 @@ ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DEV=$ROOT/.dev/cta-placement
 rm -rf "$DEV" && mkdir -p "$DEV/bundles" "$DEV/ir"
 : > "$DEV/predicted.txt"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 
 for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
             persistent_gemm:grouped:4:id persistent_gemm:grouped:4:interleave \
@@ -30,11 +28,7 @@ for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
   name=place-$asset--${order/:/}--$perm
   ir=$DEV/ir/$name.mlir
   "$(dirname "$0")/permuted-ir.sh" "$asset" "$perm" "$order" "$ir"
-  "$ROOT/build/bin/stagecraft-compile" "$ir" -o "$WORK/$name" -q
-  mkdir -p "$DEV/bundles/$name"
-  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-    [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-  done
+  "$(dirname "$0")/../compile-bundle.sh" "$ir" "$DEV/bundles/$name"
   { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$ir" 2>&1 | head -3; } >> "$DEV/predicted.txt"
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"

@@ -11,18 +11,12 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DEV=$ROOT/.dev/tile-order
 rm -rf "$DEV" && mkdir -p "$DEV/bundles"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 ASSETS=${ASSETS:-"persistent_gemm persistent_gemm_pingpong persistent_attention_fwd_d128"}
 ORDERS=${ORDERS:-"row-major column-major grouped:4 grouped:8"}
 for a in $ASSETS; do
   for o in $ORDERS; do
     name=tileorder-$a--${o/:/}
-    "$ROOT/build/bin/stagecraft-compile" "$ROOT/assets/$a.mlir" --tile-order "$o" -o "$WORK/$name" -q
-    mkdir -p "$DEV/bundles/$name"
-    for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-      [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-    done
+    "$(dirname "$0")/../compile-bundle.sh" "$ROOT/assets/$a.mlir" "$DEV/bundles/$name" --tile-order "$o"
   done
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"

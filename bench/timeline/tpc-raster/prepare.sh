@@ -11,18 +11,12 @@ ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DEV=$ROOT/.dev/tpc-raster
 rm -rf "$DEV" && mkdir -p "$DEV/bundles" "$DEV/ir"
 : > "$DEV/predicted.txt"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 for asset in gemm gemm_128x128; do
   for raster in rows columns apart; do
     name=raster-$asset--$raster
     ir=$DEV/ir/$name.mlir
     "$(dirname "$0")/raster-ir.sh" "$asset" "$raster" "$ir"
-    "$ROOT/build/bin/stagecraft-compile" "$ir" -o "$WORK/$name" -q
-    mkdir -p "$DEV/bundles/$name"
-    for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-      [ -f "$WORK/$name/$f" ] && cp "$WORK/$name/$f" "$DEV/bundles/$name/"
-    done
+    "$(dirname "$0")/../compile-bundle.sh" "$ir" "$DEV/bundles/$name"
     { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$ir"; } >> "$DEV/predicted.txt"
   done
 done

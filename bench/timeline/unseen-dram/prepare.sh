@@ -11,13 +11,8 @@ rm -rf "$DEV" && mkdir -p "$DEV/bundles"
 for shape in "G=64 M=512 N=512 K=2048" "G=512 M=128 N=128 K=2048" "G=4 M=2048 N=2048 K=4096"; do
   args=() name=bgemm
   for kv in $shape; do args+=(--size "$kv"); name+="-${kv/=/}"; done
-  "$ROOT/build/bin/stagecraft-compile" "$(dirname "$0")/bgemm.mlir" "${args[@]}" -o "$DEV/work/$name" -q
-  mkdir -p "$DEV/bundles/$name"
-  for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
-    [ -f "$DEV/work/$name/$f" ] && cp "$DEV/work/$name/$f" "$DEV/bundles/$name/"
-  done
+  "$(dirname "$0")/../compile-bundle.sh" "$(dirname "$0")/bgemm.mlir" "$DEV/bundles/$name" "${args[@]}"
   { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$(dirname "$0")/bgemm.mlir" "${args[@]}"; } >> "$DEV/predicted.txt"
 done
-rm -rf "$DEV/work"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 cat "$DEV/predicted.txt"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Compiles IR into a bundle that travels to the GPU host: only the files the runner reads
+# (manifest, cubin, PTX, the reference, the schedule), not the per-pass IR. The prepare scripts
+# of bench/timeline/* share it.
+#   bench/timeline/compile-bundle.sh IR BUNDLE [stagecraft-compile options...]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ir=${1:?IR} bundle=${2:?BUNDLE}
+shift 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$ROOT/build/bin/stagecraft-compile" "$ir" "$@" -o "$work/b" -q
+mkdir -p "$bundle"
+for f in manifest.json kernel.cubin kernel.ptx reference.ptx schedule.json; do
+  if [ -f "$work/b/$f" ]; then cp "$work/b/$f" "$bundle/"; fi
+done
