@@ -15,6 +15,9 @@
 //   shifted-quads  CTAs 4k+2..4k+5 the same chunk (two TPCs launched one after the other,
 //               straddling the quads above)
 //   three-of-four  CTAs 4k, 4k+1, 4k+2 the same chunk, 4k+3 its own
+//   strided-K   K CTAs the same chunk, n/K apart in the launch (K = 2, 4, 12, 33, 66; never
+//               two of one TPC but for K = 66, where n/K = 2 puts them on neighbouring TPCs)
+//   blocks-K    K consecutive CTAs the same chunk (K = 2 is tpc-pairs, 4 quads, 8 octets)
 // The buffer (16 MB) stays in the L2: the copies measure the L2 -> SM path, not DRAM.
 // Prints bytes per SM per cycle (at the SM clock clock64 counts) and TB/s delivered.
 //
@@ -27,9 +30,12 @@ constexpr int kChunk = 32 * 1024, kSlots = 4, kIters = 4000;
 constexpr int kChunks = 512; // 16 MB
 
 enum Pattern { Distinct, TpcPairs, FarPairs, Quads, AllSame, Neighbours, FarQuads, Octets, ShiftedQuads,
-               ThreeOfFour, kPatterns };
+               ThreeOfFour, Strided2, Strided4, Strided12, Strided33, Strided66, Blocks16,
+               Blocks33, Blocks66, kPatterns };
 const char *kNames[] = {"distinct", "tpc-pairs", "far-pairs", "quads", "all-same",
-                        "neighbours", "far-quads", "octets", "shifted-quads", "three-of-four"};
+                        "neighbours", "far-quads", "octets", "shifted-quads", "three-of-four",
+                        "strided-2", "strided-4", "strided-12", "strided-33", "strided-66",
+                        "blocks-16", "blocks-33", "blocks-66"};
 
 __device__ __forceinline__ uint32_t smem(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -52,6 +58,14 @@ __global__ void pull(const char *src, int pattern, unsigned long long *cycles, i
   case Octets: key = pid / 8; break;
   case ShiftedQuads: key = (pid + 2) / 4; break;
   case ThreeOfFour: key = pid % 4 == 3 ? n + pid : pid / 4; break;
+  case Strided2: key = pid % (n / 2); break;
+  case Strided4: key = pid % (n / 4); break;
+  case Strided12: key = pid % (n / 12); break;
+  case Strided33: key = pid % (n / 33); break;
+  case Strided66: key = pid % (n / 66); break;
+  case Blocks16: key = pid / 16; break;
+  case Blocks33: key = pid / 33; break;
+  case Blocks66: key = pid / 66; break;
   default: break;
   }
   for (int s = 0; s < kSlots; ++s)
