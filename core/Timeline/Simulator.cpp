@@ -96,7 +96,7 @@ std::string Prediction::loadSourcesText() const {
     return s;
   };
   return "from DRAM:" + list(&LoadSource::dramFraction) +
-         " (the rest L2 hits: boxes the first wave's other CTAs load too); shared with the "
+         " (the rest L2 hits: boxes the first wave's other CTAs load too)\nshared with the "
          "SM beside it on its TPC:" +
          list(&LoadSource::tpcShared) + " (those boxes cross the TPC's link once)";
 }

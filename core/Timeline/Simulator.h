@@ -99,8 +99,9 @@ struct Prediction {
 
   /// "iteration 0.74 us (tensor cores: busy 93%), 744 TFLOP/s predicted".
   std::string summary() const;
-  /// "from DRAM: loadA 48%, loadB 2% (...); shared on the TPC: loadA 0%,
-  /// loadB 100% (...)", or "" for a loop without loads.
+  /// "from DRAM: loadA 48%, loadB 2% (...)" and on a line of its own "shared
+  /// with the SM beside it on its TPC: loadA 0%, loadB 100% (...)", or "" for
+  /// a loop without loads.
   std::string loadSourcesText() const;
   /// The bound's detail and, on a line of their own unless the detail has
   /// them (a DRAM bound), the load sources.
