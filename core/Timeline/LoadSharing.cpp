@@ -42,11 +42,12 @@ std::optional<double> stagecraft::timeline::missFraction(const UnitWork &w, int6
 
 std::optional<double> stagecraft::timeline::tpcSharedFraction(const LoadFootprint &f,
                                                              int64_t wave) {
-  int64_t n = evaluated(f, wave) / 2 * 2; // whole pairs
-  if (n < 2)
+  int64_t n = evaluated(f, wave);
+  if (n < 1)
     return std::nullopt;
+  // Pairs (c, c + 1); the last CTA of an odd wave has its TPC to itself.
   int64_t shared = 0;
-  for (int64_t c = 0; c < n; c += 2)
+  for (int64_t c = 0; c + 1 < n; c += 2)
     shared += f.boxPerCta[c] == f.boxPerCta[c + 1] ? 2 : 0;
   return static_cast<double>(shared) / static_cast<double>(n);
 }

@@ -33,8 +33,8 @@ std::optional<double> boxMissFraction(const LoadFootprint &f, int64_t wave);
 std::optional<double> missFraction(const UnitWork &w, int64_t wave);
 
 /// Of the first `wave` CTAs, the part whose TPC partner (the CTA launched
-/// beside it: linear index c xor 1) loads the same box; none when unknown
-/// or when fewer than two CTAs run.
+/// beside it: linear index c xor 1) loads the same box (the last CTA of an
+/// odd wave has no partner); none when the boxes are unknown.
 std::optional<double> tpcSharedFraction(const LoadFootprint &f, int64_t wave);
 
 /// The same over a unit's loads whose boxes are known (bytes-weighted).

@@ -410,13 +410,25 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
         total += dTail - d;
     }
   } else {
+    // List scheduling: each CTA, in launch order, takes the slot that frees
+    // first (a min-heap of the slots' free times). A grid of more than
+    // kExactCtas CTAs (thousands of waves; a user may type millions) is
+    // scheduled with every run's count divided by `scale`, and the work of
+    // the CTAs left out is then spread evenly over the slots: the first
+    // wave's start and the last one's imbalance stay exact, and the cost is
+    // a heap operation per scheduled CTA, not per CTA of the launch.
+    constexpr int64_t kExactCtas = 1 << 18;
+    int64_t scale = (out.ctas + kExactCtas - 1) / kExactCtas;
     std::priority_queue<double, std::vector<double>, std::greater<double>> free;
     for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)
       free.push(0);
     int64_t launched = 0;
+    double leftOut = 0; // summed slot time of the CTAs not scheduled
     for (const CtaRun &r : costs.ctas) {
       double d = durations[r.passes * r.trip];
-      for (int64_t c = 0; c < r.count; ++c) {
+      int64_t scheduled = std::max<int64_t>(1, r.count / scale);
+      leftOut += static_cast<double>(r.count - scheduled) * (d - relaunch);
+      for (int64_t c = 0; c < scheduled; ++c) {
         double t = free.top();
         free.pop();
         double e = t + d - (launched++ >= slots ? relaunch : 0.0);
@@ -424,6 +436,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
         total = std::max(total, e);
       }
     }
+    total += leftOut / static_cast<double>(std::min(slots, out.ctas));
   }
   out.waves = static_cast<double>(out.ctas) / static_cast<double>(slots);
   double launchNs = total * ns;

@@ -186,7 +186,10 @@ int64_t tripOf(int64_t lb, int64_t ub, int64_t step) {
 }
 
 constexpr int64_t kAssumedTrip = 64;
-constexpr int64_t kMaxEvaluatedCtas = 1 << 22;
+/// CTAs whose trip counts are evaluated one by one (about 0.1 s); a larger
+/// grid repeats their runs in proportion (thousands of waves: the launch is
+/// their summed time over the slots, whatever the order).
+constexpr int64_t kMaxEvaluatedCtas = 1 << 18;
 /// CTAs whose load boxes are evaluated: more than the GPU holds at once for
 /// any kernel that needs a ring of TMA loads (132 SMs x 8).
 constexpr int64_t kFootprintCtas = 1056;
@@ -490,8 +493,9 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       costs.ctas.push_back({passes, trip, 1});
   };
   if (total > kMaxEvaluatedCtas) {
-    costs.notes.push_back(llvm::formatv("{0} CTAs: trip counts evaluated for the first CTA only",
-                                        total)
+    costs.notes.push_back(llvm::formatv("{0} CTAs: trip counts evaluated for the first {1}, "
+                                        "the rest taken in the same proportions",
+                                        total, kMaxEvaluatedCtas)
                               .str());
   }
   for (int64_t c = 0; c < std::min(total, kMaxEvaluatedCtas); ++c) {
@@ -549,8 +553,16 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     }
     addRun(passes, trip);
   }
-  if (total > kMaxEvaluatedCtas)
-    costs.ctas.back().count += total - kMaxEvaluatedCtas;
+  if (total > kMaxEvaluatedCtas) {
+    // Each run's count scaled by total / evaluated, the rounding in the last.
+    int64_t assigned = 0;
+    for (CtaRun &r : costs.ctas) {
+      r.count = static_cast<int64_t>(static_cast<double>(r.count) * static_cast<double>(total) /
+                                     static_cast<double>(kMaxEvaluatedCtas));
+      assigned += r.count;
+    }
+    costs.ctas.back().count += total - assigned;
+  }
   // A load whose box some CTA could not evaluate is unknown for all.
   for (UnitWork &w : costs.units)
     for (LoadFootprint &f : w.footprints)

@@ -183,10 +183,12 @@ TEST(TimelineSim, BoxesTheTpcPartnerLoadsTooCrossItsLinkOnce) {
   ASSERT_TRUE(unknown.ok) << unknown.error;
   EXPECT_NEAR(unknown.iterationNs, 250, 1e-6);
   EXPECT_LT(unknown.loadSources[0].tpcShared, 0);
-  // An odd CTA at the end has no partner in the wave: it is not counted.
+  // An odd CTA at the end has its TPC to itself: it shares nothing, and a
+  // launch of one CTA shares nothing (known, not unknown).
   LoadFootprint three{100, {7, 7, 7}};
-  EXPECT_NEAR(tpcSharedFraction(three, 3).value_or(-1), 1.0, 1e-9);
-  EXPECT_FALSE(tpcSharedFraction(three, 1).has_value());
+  EXPECT_NEAR(tpcSharedFraction(three, 3).value_or(-1), 2.0 / 3.0, 1e-9);
+  EXPECT_NEAR(tpcSharedFraction(three, 1).value_or(-1), 0.0, 1e-9);
+  EXPECT_FALSE(tpcSharedFraction(LoadFootprint{100, {}}, 4).has_value());
 }
 
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
@@ -347,6 +349,25 @@ TEST(TimelineSim, WavesAndOccupancyScaleTheLaunch) {
   Prediction mixedSetup = predict(k.graph, s, r, k.costs, m, o);
   ASSERT_TRUE(mixedSetup.ok);
   EXPECT_NEAR(mixedSetup.totalNs, 5500, 1e-6); // SM 0: 500 + 5000; SM 1: 500 + 2500 + 2500
+
+  // Millions of CTAs (as causal attention at a size a user may type): a
+  // part of each run is scheduled and the rest's work spreads over the
+  // slots. 3M CTAs of 10 iterations and 3M of 20, alternating in runs of 30
+  // or in two runs, on 2 slots whose first CTAs pay the set-up: (3M x 2500
+  // + 3M x 5000) / 2 + 500, within one CTA (the last round's imbalance).
+  double work = 3e6 * 7500 / 2 + 500;
+  k.costs.ctas.clear();
+  for (int i = 0; i < 100000; ++i) {
+    k.costs.ctas.push_back(CtaRun{1, 10, 30});
+    k.costs.ctas.push_back(CtaRun{1, 20, 30});
+  }
+  Prediction alternating = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(alternating.ok);
+  EXPECT_NEAR(alternating.totalNs, work, 5000);
+  k.costs.ctas = {CtaRun{1, 10, 3000000}, CtaRun{1, 20, 3000000}};
+  Prediction merged = predict(k.graph, s, r, k.costs, m, o);
+  ASSERT_TRUE(merged.ok);
+  EXPECT_NEAR(merged.totalNs, work, 5000);
 }
 
 TEST(TimelineSim, SmsWithoutCtasLeaveTheirL2ShareToTheOthers) {
