@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IrMutator.h"
+#include "PredictionCheck.h"
 
 #include "passes/Driver/CompileDriver.h"
 
@@ -62,6 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (r.ptx.empty() || r.manifestJson.empty() || r.referencePtx.empty())
     fail("the compile succeeded without PTX, a manifest or a reference", r);
+  // The app shows this prediction after every compile.
+  std::string problem = stagecraft::fuzz::predictionProblem(r.prediction, {});
+  if (!problem.empty())
+    fail(("the predicted timeline: " + problem).c_str(), r);
   return 0;
 }
 

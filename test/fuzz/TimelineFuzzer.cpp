@@ -18,19 +18,18 @@
 // units with start <= end, and its Chrome trace is JSON that parses back.
 //
 //===----------------------------------------------------------------------===//
+#include "PredictionCheck.h"
+
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Timeline/Simulator.h"
-#include "core/Timeline/TimelineTrace.h"
 #include "core/Timeline/UnitCosts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/Support/JSON.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -84,50 +83,6 @@ uint32_t readU32(const uint8_t *p) {
   return v;
 }
 
-bool finite(double v) { return std::isfinite(v); }
-
-void checkPrediction(const timeline::Prediction &p, const timeline::HopperModel &model,
-                     const std::string &where) {
-  auto bad = [&](const std::string &what) { fail(where + ": " + what + "\n" + p.summary()); };
-  if (!p.ok) {
-    if (p.error.empty())
-      bad("a failed prediction without an error");
-    return;
-  }
-  if (!finite(p.iterationNs) || p.iterationNs < 0)
-    bad("iteration time " + std::to_string(p.iterationNs));
-  if (!finite(p.ctaNs) || p.ctaNs <= 0 || !finite(p.totalNs) || p.totalNs <= 0)
-    bad("CTA or launch time not a positive number");
-  if (!finite(p.flops) || p.flops < 0 || !finite(p.tflops) || p.tflops < 0)
-    bad("flops or TFLOP/s not a number");
-  // fp8 runs the tensor cores at twice the bf16 rate; nothing is faster.
-  double peak = 2 * model.tensorFlopsPerCycle * model.sms * model.clockGHz * 1e-3;
-  if (p.tflops > peak * 1.001)
-    bad("faster than the tensor cores' peak: " + std::to_string(p.tflops) + " TFLOP/s");
-  if (p.ctas < 1 || !finite(p.waves) || p.waves <= 0 || p.ctasPerSM < 1)
-    bad("launch shape");
-  for (const timeline::ResourceUse &r : p.utilization)
-    if (!finite(r.busy) || r.busy < 0 || r.busy > 1.0001)
-      bad(r.name + " busy " + std::to_string(r.busy));
-  for (const auto &l : p.loadSources)
-    if (!(l.dramFraction == -1 || (l.dramFraction >= 0 && l.dramFraction <= 1)) ||
-        !(l.tpcShared == -1 || (l.tpcShared >= 0 && l.tpcShared <= 1)))
-      bad("load fractions of " + l.unit);
-  const timeline::Timeline &t = p.timeline;
-  for (const timeline::Zone &z : t.zones) {
-    if (z.row >= t.rows.size() || z.unit >= t.units.size())
-      bad("a zone off its rows or units");
-    if (!finite(z.start) || !finite(z.end) || z.end < z.start)
-      bad("a zone from " + std::to_string(z.start) + " to " + std::to_string(z.end));
-  }
-  if (p.bound.empty() || p.summary().empty())
-    bad("no bound");
-  (void)p.boundAndSourcesText();
-  std::string text = trace::toJson(timeline::predictedTrace(p, "fuzz", model));
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed)
-    bad("the trace is not JSON: " + llvm::toString(parsed.takeError()));
-}
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -178,7 +133,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   timeline::HopperModel model;
   timeline::Prediction p = timeline::predict(k.graph, schedule, report, *costs, model, options);
-  checkPrediction(p, model, where + " registers=" + std::to_string(options.registersPerThread) +
-                                " smem=" + std::to_string(options.dynamicSmemBytes));
+  std::string problem = fuzz::predictionProblem(p, model);
+  if (!problem.empty())
+    fail(where + " registers=" + std::to_string(options.registersPerThread) +
+         " smem=" + std::to_string(options.dynamicSmemBytes) + ": " + problem + "\n" + p.summary());
   return 0;
 }
