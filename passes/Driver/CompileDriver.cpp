@@ -5,6 +5,8 @@
 #include "passes/Driver/ReferenceBuild.h"
 #include "passes/Driver/Signature.h"
 #include "passes/Driver/TimelineBuild.h"
+#include "passes/Driver/TimelineManifest.h"
+#include "passes/Lowering/TimelineProbes.h"
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
@@ -439,6 +441,21 @@ CompileResult stagecraft::compile(llvm::StringRef source,
                               tl.diagnostics.end());
     if (!tl.ok)
       return finish(CompileResult::Status::Error);
+    // The runner could not hold this buffer: say so now, not on the GPU host.
+    const TimelineDescription &d = tl.description;
+    double bufferBytes = static_cast<double>(sampledCtas(d.ctas, manifest->grid).size()) *
+                         static_cast<double>(d.warpGroups.size()) *
+                         static_cast<double>(lowering::kTimelineHeaderBytes +
+                                             lowering::kTimelineRecordBytes * d.capacity);
+    if (bufferBytes > static_cast<double>(lowering::kTimelineBufferLimitBytes)) {
+      result.diagnostics.push_back(llvm::formatv(
+          "error: the instrumented kernel's event buffer would take {0:F0} MB ({1} recording "
+          "CTAs x {2} warp groups x {3} records), over the runner's limit of 1 GiB: record fewer "
+          "CTAs (--timeline-ctas) or fewer events each (--timeline-capacity)",
+          bufferBytes / 1e6, sampledCtas(d.ctas, manifest->grid).size(), d.warpGroups.size(),
+          d.capacity));
+      return finish(CompileResult::Status::Error);
+    }
     llvm::Expected<std::string> withIt = withTimeline(
         result.manifestJson, timelineManifestObject(tl.description, result.kernel, manifest->grid));
     if (!withIt) {

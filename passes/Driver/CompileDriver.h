@@ -82,6 +82,10 @@ struct CompileOptions {
   /// In a persistent kernel, how many tiles (its first) a recording CTA
   /// records; it runs the rest as the plain kernel (at least 1).
   int64_t timelineTiles = 2;
+  /// Records kept per recording (CTA, warp group) (1 to 2^24); more are
+  /// counted, not kept. The runner's buffer (24 bytes a record) must stay
+  /// under its 1 GiB limit: every CTA of a large grid recording wants less.
+  int64_t timelineCapacity = 8192;
   /// The GPU to compile for: "sm_90a" (Hopper, the default) or "sm_100a"
   /// (Blackwell: compile-only here, no runner; docs/compiler.md).
   std::string target = "sm_90a";

@@ -38,6 +38,7 @@ std::vector<PipelineStep> stagecraft::codegenPipeline(const CompileOptions &opti
   lowering.timeline = timeline;
   lowering.timelineCtas = options.timelineCtas;
   lowering.timelineTiles = options.timelineTiles;
+  lowering.timelineCapacity = options.timelineCapacity;
   return {
       {"tile-lower-to-nvvm",
        [lowering](OpPassManager &pm) { pm.addPass(createTileLowerToNVVM(lowering)); }},

@@ -11,7 +11,7 @@ using hopper::Emitter;
 using arith::CmpIPredicate;
 
 namespace {
-constexpr int64_t kHeaderBytes = 16, kRecordBytes = 24;
+constexpr int64_t kHeaderBytes = kTimelineHeaderBytes, kRecordBytes = kTimelineRecordBytes;
 
 Value i64Of(Emitter &e, Value v32) { return arith::ExtUIOp::create(e.b, e.loc, e.i64(), v32); }
 

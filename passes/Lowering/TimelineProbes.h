@@ -35,6 +35,12 @@
 
 namespace stagecraft::lowering {
 
+/// The event buffer: per (sampled CTA, warp group) a region of a header
+/// {count, %smid} and `capacity` records {start, end, unit, iteration}. The
+/// runner refuses a buffer over 1 GiB (profiler/timeline_spec.h).
+inline constexpr int64_t kTimelineHeaderBytes = 16, kTimelineRecordBytes = 24;
+inline constexpr int64_t kTimelineBufferLimitBytes = int64_t(1) << 30;
+
 class WarpGroupFrame;
 
 class TimelineProbes {

@@ -82,6 +82,11 @@ static cl::opt<int64_t> timelineTiles(
     cl::desc("With --with-timeline, in a persistent kernel: how many tiles (their first) the "
              "recording CTAs record; they run the rest as the plain kernel (default 2)"),
     cl::init(2), cl::cat(toolOptions));
+static cl::opt<int64_t> timelineCapacity(
+    "timeline-capacity",
+    cl::desc("With --with-timeline: events kept per recording CTA and warp group (default "
+             "8192; more are counted, not kept)"),
+    cl::init(8192), cl::cat(toolOptions));
 static cl::opt<std::string>
     timelineFile("timeline",
                  cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
@@ -114,6 +119,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.timelineTiles = timelineTiles;
+  if (timelineCapacity < 1 || timelineCapacity > (int64_t(1) << 24)) {
+    llvm::errs() << "error: --timeline-capacity must be in 1..16777216 (got " << timelineCapacity
+                 << ")\n";
+    return 1;
+  }
+  options.timelineCapacity = timelineCapacity;
   options.kernel = kernel;
   options.target = target;
   if (clusterSize.getNumOccurrences()) {
