@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Predicted and measured timelines of the GEMM and attention assets, two schedules each.
 
-  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration|wider|short]   # build machine
+  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration|wider|short|unseen]   # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
   bench/timeline/assets.py list                                          # the configurations
@@ -91,6 +91,27 @@ SHORT = [
     (f"variant:gemm_bf16_aK_bK_none_bf16_{tile}_{schedule}", "variant", None, PARTIAL)
     for tile, schedule in (("64x128", "one_group"), ("64x128", "ws_ahead1"), ("64x128", "ws_ahead2"),
                            ("128x128", "ws_ahead2"), ("128x256", "ws_ahead2"))
+]
+
+
+# Kernels of test/variants/make_variants.py that no run has measured, at full size, two
+# schedules each: another operand layout and epilogue (f16, A M-major, B N-major, GELU), an fp8
+# GEMM with a tensor scale, attention with a soft cap (head dim 128) and with a sliding window
+# (head dim 64), both in 64-key blocks. Their predictions are written at compile time, before
+# any run: the model and the probes on loops the calibration never saw.
+GEMM_BIG = {"M": 8192, "N": 8192, "K": 8192}
+UNSEEN_BIG = [
+    (f"variant:{name}", "big", None, sizes)
+    for name, sizes in (
+        ("gemm_f16_aM_bN_gelu_tanh_bf16_128x256_ws_ahead2", GEMM_BIG),
+        ("gemm_f16_aM_bN_gelu_tanh_bf16_128x256_ws_ahead1", GEMM_BIG),
+        ("gemm_e4m3_aK_bK_tensorscale_bf16_128x256_ws_ahead2", GEMM_BIG),
+        ("gemm_e4m3_aK_bK_tensorscale_bf16_128x256_one_group", GEMM_BIG),
+        ("attn_d128_bn64_bm128w2_bf16_bf16_softcap_default", ATTENTION["attention_fwd_d128"]),
+        ("attn_d128_bn64_bm128w2_bf16_bf16_softcap_cp_dot1_s3", ATTENTION["attention_fwd_d128"]),
+        ("attn_d64_bn64_bm128w2_bf16_bf16_window_default", ATTENTION["attention_fwd_d64"]),
+        ("attn_d64_bn64_bm128w2_bf16_bf16_window_cp_dot0_s2", ATTENTION["attention_fwd_d64"]),
+    )
 ]
 
 
@@ -225,9 +246,10 @@ def main():
     ap.add_argument("--ctas", type=int, default=4,
                     help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
-    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short"], default="assets")
+    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen"], default="assets")
     a = ap.parse_args()
-    configs = {"calibration": CALIBRATION, "wider": WIDER, "short": SHORT}.get(a.set, CONFIGS)
+    configs = {"calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
+               "unseen": UNSEEN_BIG}.get(a.set, CONFIGS)
     if a.mode == "compile":
         compile_all(a.out, configs, a.ctas)
         return 0
