@@ -203,6 +203,13 @@ def rastered_ir(asset, raster):
     return _generated_ir[key]
 
 
+def variant_stem(name):
+    """A generated variant's kernel: its name without the schedule it was generated with."""
+    v = generated_variants()[name]
+    schedule = v.get("params", {}).get("schedule")
+    return name[: -len(schedule) - 1] if schedule and name.endswith("_" + schedule) else name
+
+
 def problem_sizes(problem):
     """The sizes of a run's "problem" record (not its kind or tile order)."""
     return {k: v for k, v in (problem or {}).items() if k != "kind" and isinstance(v, int)}
@@ -378,16 +385,17 @@ def collect():
                 entry.update(asset="bgemm", ir=os.path.join(ROOT, "bench", "timeline", "unseen-dram", "bgemm.mlir"),
                              variant=base, size=size_label(sizes), schedule=None, sizes=sizes)
             elif base.count("--") == 1 and base.split("--")[0] in generated_variants() and r.get("problem"):
-                # bench/timeline/launch-cost/prepare.sh: a generated variant at other sizes.
+                # bench/timeline/launch-cost/prepare.sh and assets.py --set unseen: a generated
+                # variant at other sizes; its kernel is the name without the schedule, so that
+                # the schedules of one kernel and size form a ranked group.
                 name = base.split("--")[0]
                 sizes = problem_sizes(r["problem"])
-                entry.update(asset=name, ir=generated_variants()[name]["file"], variant=base,
+                entry.update(asset=variant_stem(name), ir=generated_variants()[name]["file"], variant=base,
                              size=size_label(sizes), schedule=None, sizes=sizes)
             elif base in generated_variants():
                 v = generated_variants()[base]
                 sched = json.load(open(v["schedule"])) if v.get("schedule") else None
-                stem = base[: -len(v["params"]["schedule"]) - 1] if v.get("params", {}).get("schedule") else base
-                entry.update(asset=stem, ir=v["file"], variant=base,
+                entry.update(asset=variant_stem(base), ir=v["file"], variant=base,
                              size="x".join(f"{k}{x}" for k, x in v["sizes"].items()),
                              schedule=sched, sizes=v["sizes"])
             elif named_bundle(base, r.get("problem")):
