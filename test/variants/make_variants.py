@@ -12,6 +12,7 @@ the IR's own) and OUT_DIR/variants.json: [{name, file, schedule, sizes, kind}].
 The sets: `ci` samples the matrix (every value of every axis at least once,
 a few pairs), `gpu` is what the GPU bench verifies, `all` is the full product.
 """
+import argparse
 import itertools
 import json
 import math
@@ -444,13 +445,11 @@ def emit(kind, v):
 
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        return 2
-    out_dir = sys.argv[1]
-    which = "ci"
-    if "--set" in sys.argv:
-        which = sys.argv[sys.argv.index("--set") + 1]
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out_dir", help="where the variants and variants.json are written")
+    ap.add_argument("--set", choices=["ci", "gpu", "all"], default="ci")
+    a = ap.parse_args()
+    out_dir, which = a.out_dir, a.set
     os.makedirs(out_dir, exist_ok=True)
     attn_ok = lambda v: not (v["mask"] == "window" and v["bn"] > 128)
     if which == "all":
