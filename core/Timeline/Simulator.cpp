@@ -417,7 +417,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     // the CTAs left out is then spread evenly over the slots: the first
     // wave's start and the last one's imbalance stay exact, and the cost is
     // a heap operation per scheduled CTA, not per CTA of the launch.
-    constexpr int64_t kExactCtas = 1 << 18;
+    constexpr int64_t kExactCtas = 1 << 16;
     int64_t scale = (out.ctas + kExactCtas - 1) / kExactCtas;
     std::priority_queue<double, std::vector<double>, std::greater<double>> free;
     for (int64_t s = 0; s < std::min(slots, out.ctas); ++s)

@@ -186,10 +186,10 @@ int64_t tripOf(int64_t lb, int64_t ub, int64_t step) {
 }
 
 constexpr int64_t kAssumedTrip = 64;
-/// CTAs whose trip counts are evaluated one by one (about 0.1 s); a larger
+/// CTAs whose trip counts are evaluated one by one (about 30 ms); a larger
 /// grid repeats their runs in proportion (thousands of waves: the launch is
 /// their summed time over the slots, whatever the order).
-constexpr int64_t kMaxEvaluatedCtas = 1 << 18;
+constexpr int64_t kMaxEvaluatedCtas = 1 << 16;
 /// CTAs whose load boxes are evaluated: more than the GPU holds at once for
 /// any kernel that needs a ring of TMA loads (132 SMs x 8).
 constexpr int64_t kFootprintCtas = 1056;
