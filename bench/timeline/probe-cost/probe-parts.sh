@@ -4,7 +4,8 @@
 # runner (timeline.cubin removed): full; nostores (the probes' `@p st.global.u64` deleted);
 # nostamps (`%globaltimer` read as 0); neither. Needs the bundles of recorded-cta.sh prepare.
 # Build machine:  bash bench/timeline/probe-cost/probe-parts.sh prepare
-# GPU host:       bash bench/timeline/probe-cost/probe-parts.sh run      (carry .dev/probe-parts)
+# GPU host:       [ROUNDS=N] bash bench/timeline/probe-cost/probe-parts.sh run   (carry .dev/probe-parts;
+#                 the driver JIT-compiles each PTX: about 35 s a bundle, 5 minutes a round)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DEV=$ROOT/.dev/probe-parts
@@ -24,7 +25,7 @@ case ${1:?prepare or run} in
     done
     cp "$ROOT/build/bin/stagecraft-run" "$DEV/" ;;
   run)
-    for r in 1 2; do
+    for r in $(seq 1 "${ROUNDS:-1}"); do
       for b in "$DEV"/*/; do
         "$DEV/stagecraft-run" "$b" --trace /tmp/pp.trace.json > /tmp/pp.json 2> /tmp/pp.err || true
         echo "$r $(basename "$b") $(grep -o '"overhead":[^,}]*' /tmp/pp.json | head -1)" \
