@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Which part of a probe costs: attention d64 and d128 with every CTA recording (the overhead is
 # then each CTA's own cost), their instrumented PTX edited four ways and JIT-compiled by the
-# runner (timeline.cubin removed): full; nostores (the probes' `@p st.global.u64` deleted);
+# runner (the committed results) or, since, assembled here by ptxas: full; nostores (the probes'
+# `@p st.global.u64` deleted);
 # nostamps (`%globaltimer` read as 0); neither. Needs the bundles of recorded-cta.sh prepare.
 # Build machine:  bash bench/timeline/probe-cost/probe-parts.sh prepare
 # GPU host:       [ROUNDS=N] bash bench/timeline/probe-cost/probe-parts.sh run   (carry .dev/probe-parts;
-#                 the driver JIT-compiles each PTX: about 35 s a bundle, 5 minutes a round)
+#                 about 10 s a bundle)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DEV=$ROOT/.dev/probe-parts
@@ -15,12 +16,13 @@ case ${1:?prepare or run} in
     for b in "$ROOT"/.dev/recorded-cta/all/*/; do
       for v in full nostores nostamps neither; do
         d=$DEV/$(basename "$b")--$v
-        cp -r "$b" "$d" && rm -f "$d/timeline.cubin"
+        cp -r "$b" "$d"
         case $v in
           nostores) sed -i '/@p st.global.u64/d' "$d/timeline.ptx" ;;
           nostamps) sed -i 's/%globaltimer/0/' "$d/timeline.ptx" ;;
           neither) sed -i '/@p st.global.u64/d; s/%globaltimer/0/' "$d/timeline.ptx" ;;
         esac
+        "${PTXAS:-/usr/local/cuda/bin/ptxas}" -arch=sm_90a "$d/timeline.ptx" -o "$d/timeline.cubin"
       done
     done
     cp "$ROOT/build/bin/stagecraft-run" "$DEV/" ;;
