@@ -40,7 +40,7 @@ DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, si
   DecodedTimeline out;
   const int64_t W = int64_t(spec.warpGroups.size());
   out.smOfSlot.assign(spec.sampledCtas.size(), -1);
-  int64_t unknownUnits = 0, inverted = 0, unstamped = 0;
+  int64_t unknownUnits = 0, inverted = 0, unstamped = 0, unended = 0;
   for (size_t s = 0; s < spec.sampledCtas.size(); ++s) {
     for (int64_t w = 0; w < W; ++w) {
       const uint8_t *region = data + (int64_t(s) * W + w) * spec.regionBytes();
@@ -54,15 +54,30 @@ DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, si
                                std::to_string(spec.capacity) + ": the first " + std::to_string(spec.capacity) +
                                " are kept");
       int64_t n = std::min<int64_t>(count, spec.capacity);
+      auto at = [&](int64_t i) { return region + TimelineSpec::kHeaderBytes + i * spec.recordBytes(); };
       for (int64_t i = 0; i < n; ++i) {
-        const uint8_t *rec = region + TimelineSpec::kHeaderBytes + i * TimelineSpec::kRecordBytes;
+        const uint8_t *rec = at(i);
         TimelineEvent e;
         e.slot = int64_t(s);
         e.warpGroup = w;
-        e.startNs = readLE<uint64_t>(rec);
-        e.endNs = readLE<uint64_t>(rec + 8);
-        e.unit = readLE<uint32_t>(rec + 16);
-        e.iteration = readLE<int32_t>(rec + 20);
+        if (spec.record == TimelineSpec::Record::UnitStart) {
+          // A unit lasts until the region's next record starts.
+          e.startNs = readLE<uint64_t>(rec);
+          uint32_t unit = readLE<uint32_t>(rec + 8);
+          if (unit == TimelineSpec::kEndUnit) continue;
+          e.unit = unit;
+          e.iteration = readLE<int32_t>(rec + 12);
+          if (i + 1 == n) {
+            ++unended;
+            continue;
+          }
+          e.endNs = readLE<uint64_t>(at(i + 1));
+        } else {
+          e.startNs = readLE<uint64_t>(rec);
+          e.endNs = readLE<uint64_t>(rec + 8);
+          e.unit = readLE<uint32_t>(rec + 16);
+          e.iteration = readLE<int32_t>(rec + 20);
+        }
         bool known = false;
         for (const TimelineUnit &u : spec.units) known |= u.id == e.unit;
         if (!known) {
@@ -85,6 +100,10 @@ DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, si
     out.warnings.push_back(std::to_string(unknownUnits) + " events name a unit id the manifest does not list: dropped");
   if (unstamped) out.warnings.push_back(std::to_string(unstamped) + " events have a zero timestamp: dropped");
   if (inverted) out.warnings.push_back(std::to_string(inverted) + " events end before they start: dropped");
+  if (unended)
+    out.warnings.push_back(std::to_string(unended) +
+                           " events have no record after them to end them (a full buffer, or a kernel that "
+                           "stopped early): dropped");
   for (size_t s = 0; s < out.smOfSlot.size(); ++s)
     if (out.smOfSlot[s] < 0)
       out.warnings.push_back("CTA " + std::to_string(spec.sampledCtas[s]) + " recorded no events");

@@ -29,9 +29,9 @@ struct DecodedTimeline {
   std::vector<std::string> warnings;  // overflow, unknown units, inverted intervals
 };
 
-// Decodes `size` bytes laid out as `spec` says. Never throws on bad content: records it cannot
-// use (unit ids the manifest does not list, end before start, a zero timestamp) are dropped and
-// counted in warnings; a region whose count exceeds the capacity keeps its first records and
+// Decodes `size` bytes laid out as `spec` says (either record layout). Never throws on bad
+// content: records it cannot use (unit ids the manifest does not list, end before start, a zero
+// timestamp, a unit start with no record after it) are dropped and counted in warnings; a region whose count exceeds the capacity keeps its first records and
 // warns. Throws std::invalid_argument only when `size` is not the buffer's size.
 DecodedTimeline decodeTimeline(const TimelineSpec &spec, const uint8_t *data, size_t size);
 

@@ -55,7 +55,7 @@ TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3
                                std::vector<std::string> &warnings) {
   const std::string path = "timeline";
   if (!v.isObject()) fail(path, std::string("expected an object, got ") + json::typeName(v.type()));
-  noteOtherFields(v, path, {"module", "kernel", "clock", "sampled_ctas", "warp_groups", "units", "capacity", "recorded_tiles"}, warnings);
+  noteOtherFields(v, path, {"module", "kernel", "clock", "sampled_ctas", "warp_groups", "units", "capacity", "recorded_tiles", "record"}, warnings);
   TimelineSpec s;
   if (const json::Value *m = v.find("module")) s.module = text(*m, path + ".module");
   if (s.module != "timeline")
@@ -112,6 +112,12 @@ TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3
     s.units.push_back(t);
   }
 
+  if (const json::Value *r = v.find("record")) {
+    std::string kind = text(*r, path + ".record");
+    if (kind == "unit_start") s.record = TimelineSpec::Record::UnitStart;
+    else if (kind != "interval")
+      fail(path + ".record", "unknown record layout \"" + kind + "\" (expected \"unit_start\" or \"interval\")");
+  }
   s.capacity = integer(field(v, path, "capacity"), path + ".capacity", 1, int64_t(1) << 24);
   if (s.bufferBytes() > kMaxTimelineBufferBytes)
     fail(path + ".capacity", "the event buffer would take " + std::to_string(s.bufferBytes()) +

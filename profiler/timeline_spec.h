@@ -3,9 +3,14 @@
 // event buffer the kernel fills with %globaltimer stamps at unit boundaries.
 //
 //   buffer = S slots (one per sampled CTA) x W warp groups, each region
-//     header  {uint32 count (events attempted; > capacity means overflow), uint32 smid, uint64 0}
-//     records capacity x {uint64 start, uint64 end, uint32 unit, int32 iteration}
-//   region (s, w) starts at byte (s * W + w) * (16 + 24 * capacity).
+//     header  {uint32 count (records attempted; > capacity means overflow), uint32 smid, uint64 0}
+//     records capacity x R bytes, as "record" says:
+//       "unit_start" (R = 16)  {uint64 stamp, uint32 unit, int32 iteration}: the unit starts at
+//                    stamp and lasts until the region's next record; unit 0xFFFFFFFF is an end
+//                    marker (the unit before ends, none starts)
+//       "interval"   (R = 24, the bundles of before; the default when "record" is absent)
+//                    {uint64 start, uint64 end, uint32 unit, int32 iteration}
+//   region (s, w) starts at byte (s * W + w) * (16 + R * capacity).
 #pragma once
 
 #include "json.h"
@@ -40,9 +45,13 @@ struct TimelineSpec {
   // A persistent kernel: each sampled CTA records its first recordedTiles tiles (0: all).
   int64_t recordedTiles = 0;
 
+  enum class Record { UnitStart, Interval };
+  Record record = Record::Interval;
+
   static constexpr int64_t kHeaderBytes = 16;
-  static constexpr int64_t kRecordBytes = 24;
-  int64_t regionBytes() const { return kHeaderBytes + kRecordBytes * capacity; }
+  static constexpr uint32_t kEndUnit = 0xFFFFFFFFu;  // a unit_start record that starts nothing
+  int64_t recordBytes() const { return record == Record::UnitStart ? 16 : 24; }
+  int64_t regionBytes() const { return kHeaderBytes + recordBytes() * capacity; }
   int64_t bufferBytes() const {
     return int64_t(sampledCtas.size()) * int64_t(warpGroups.size()) * regionBytes();
   }

@@ -38,7 +38,11 @@ std::string stagecraft::timelineManifestObject(const TimelineDescription &d,
   llvm::json::Object o{{"module", "timeline"},   {"kernel", kernel},
                        {"clock", "globaltimer"}, {"sampled_ctas", std::move(ctas)},
                        {"warp_groups", std::move(groups)}, {"units", std::move(units)},
-                       {"capacity", d.capacity}};
+                       {"capacity", d.capacity},
+                       // Records of 16 bytes, one at each unit's start (TimelineProbes.h);
+                       // without this field the runner reads the 24-byte intervals of the
+                       // bundles compiled before.
+                       {"record", "unit_start"}};
   if (d.tiles > 0)
     o["recorded_tiles"] = d.tiles;
   std::string text;

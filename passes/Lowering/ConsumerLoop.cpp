@@ -514,12 +514,15 @@ void ConsumerEmitter::emitReleases(ArrayRef<Release> releases, Value kit) {
 
 void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   Value src = e.sub(kit, e.c32(u.off));
-  std::optional<TimelineProbes::Stamp> stamp; // TimelineProbes.h
-  if (frame.probes)
-    stamp = frame.probes->start(e, u.unit, e.add(curBase, src));
   Value inRange = steady ? arith::ConstantIntOp::create(e.b, e.loc, 1, 1).getResult()
                          : e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
                                   e.cmp(CmpIPredicate::slt, src, frame.trip.count));
+  // The unit's start (TimelineProbes.h); a load unit by the thread that
+  // issues it.
+  if (frame.probes)
+    frame.probes->mark(e, u.unit, e.add(curBase, src),
+                       u.isLoad ? e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0)))
+                                : inRange);
   int wait = steady ? u.wait : u.predicatedWait;
   if (wait >= 0) {
     // Tie the dot results this unit reads through the wait.
@@ -556,9 +559,6 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       if (r.unit == u.unit)
         e.ifThen(e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))),
                  [&] { frame.produce(e, r, e.add(curBase, src), src); });
-    if (frame.probes) // recorded by the thread that issues it
-      frame.probes->record(e, *stamp,
-                           e.land(inRange, e.cmp(CmpIPredicate::eq, ctid, e.c32(0))));
     return;
   }
   // The values of this unit that others read, and what they are when the
@@ -644,8 +644,6 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   if (u.dot)
     e.wgmmaCommit(); // also when predicated off: group counts stay static
   emitReleases(u.releasesAfter, kit);
-  if (frame.probes)
-    frame.probes->record(e, *stamp, inRange);
 }
 
 void ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {
@@ -895,6 +893,9 @@ void ConsumerEmitter::emitKernelLoop() {
         }
         return inits;
       });
+  // The tile's last unit ends with its loop, before the epilogue.
+  if (frame.probes)
+    frame.probes->end(e);
   SmallVector<Value> tied(finals);
   unsigned k = 0;
   for (auto [r, l] : order) {

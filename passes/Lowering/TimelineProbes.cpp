@@ -116,41 +116,31 @@ void TimelineProbes::enter(Emitter &e, Value consumer, Value thread) {
   region = byteAt(e, buffer, e.mul(i64Of(e, index), e.c64(kHeaderBytes + kRecordBytes * capacity)));
 }
 
-TimelineProbes::Stamp TimelineProbes::start(Emitter &e, unsigned unit, Value iteration) {
-  // One asm each, no branch: the stamp in recording threads, 0 elsewhere;
-  // the tag {unit, iteration} (little-endian: the record's two 32-bit words).
-  Value flag = arith::ExtUIOp::create(e.b, e.loc, e.i32(), recording);
-  Value time = inlineAsm(e, e.i64(), ValueRange{flag},
-                         "{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\nmov.u64 $0, 0;\n"
-                         "@p mov.u64 $0, %globaltimer;\n}",
-                         "=l,r");
-  Value tag = inlineAsm(e, e.i64(), ValueRange{e.c32(unit), iteration}, "mov.b64 $0, {$1, $2};",
-                        "=l,r,r");
-  return {time, tag};
-}
-
-void TimelineProbes::record(Emitter &e, const Stamp &stamp, Value when) {
-  // One asm with predicated stores, no branch: a branch here splits the block
-  // between a wgmma and the wait that retires it, and the copies LLVM places
-  // for the registers live across it made ptxas inject a warpgroup.wait
-  // (C7517) in every CTA (cp-dot0-s2's instrumented kernel ran 13% slower).
+void TimelineProbes::mark(Emitter &e, unsigned unit, Value iteration, Value when) {
   Value on = e.land(recording, when);
   Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);
   Value keep = e.land(on, e.cmp(CmpIPredicate::ult, n, e.c32(capacity)));
   Value at = byteAt(e, region, e.add(e.c64(kHeaderBytes), e.mul(i64Of(e, n), e.c64(kRecordBytes))));
   Value addr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64(), at);
   Value flag = arith::ExtUIOp::create(e.b, e.loc, e.i32(), keep);
-  inlineAsm(e, Type(), ValueRange{flag, addr, stamp.time, stamp.tag},
-            "{\n.reg .pred p;\n.reg .u64 t;\nsetp.ne.b32 p, $0, 0;\n"
-            "@p mov.u64 t, %globaltimer;\n@p st.global.u64 [$1], $2;\n"
-            "@p st.global.u64 [$1+8], t;\n@p st.global.u64 [$1+16], $3;\n}",
-            "r,l,l,l");
+  // The stamp and the tag in one 16-byte store (records are 16-byte aligned:
+  // the runner's buffer is, headers and records are 16 bytes).
+  inlineAsm(e, Type(), ValueRange{flag, addr, e.c32(static_cast<int32_t>(unit)), iteration},
+            "{\n.reg .pred p;\n.reg .u64 t;\n.reg .b32 lo, hi;\nsetp.ne.b32 p, $0, 0;\n"
+            "@p mov.u64 t, %globaltimer;\n@p mov.b64 {lo, hi}, t;\n"
+            "@p st.global.v4.b32 [$1], {lo, hi, $2, $3};\n}",
+            "r,l,r,r");
   // Counted past the capacity too: the runner reports the overflow.
   LLVM::StoreOp::create(e.b, e.loc, e.add(n, arith::ExtUIOp::create(e.b, e.loc, e.i32(), on)),
                         counter);
 }
 
+void TimelineProbes::end(Emitter &e) {
+  mark(e, kTimelineEndUnit, e.c32(0), arith::ConstantIntOp::create(e.b, e.loc, 1, 1));
+}
+
 void TimelineProbes::finish(Emitter &e) {
+  end(e);
   e.ifThen(recording, [&] {
     Value sm = NVVM::SmIdOp::create(e.b, e.loc, e.i32());
     Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);

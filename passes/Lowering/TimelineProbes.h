@@ -2,25 +2,36 @@
 //
 // tile-lower-to-nvvm{timeline=true} emits the kernel's instrumented variant
 // (docs/bundle-format.md, "The instrumented kernel"): the same code plus one
-// trailing `.u64` parameter, the event buffer, and %globaltimer stamps around
-// every unit a warp group runs, taken by one thread per warp group (thread 0
-// of the producer warp group, thread 0 of each consumer warp group) of a few
-// sampled CTAs. Each record is {start, end, unit, source iteration}; the
-// thread counts its records in a local counter (a register once LLVM
-// promotes it), drops those past the capacity but counts them, and writes
-// its region's header {count, %smid} when its role's code ends.
+// trailing `.u64` parameter, the event buffer, and a %globaltimer stamp at
+// the start of every unit a warp group runs, taken by one thread per warp
+// group (thread 0 of the producer warp group, thread 0 of each consumer warp
+// group) of a few sampled CTAs. Each record is {stamp, unit, source
+// iteration}, one 16-byte store made before the unit's code: a unit lasts
+// until the thread's next record, the next unit's start or an end marker
+// (after each tile's loop and at the end of the role's code). The thread
+// counts its records in a local counter (a register once LLVM promotes it),
+// drops those past the capacity but counts them, and writes its region's
+// header {count, %smid} when its role's code ends.
+//
+// Why one record at the start and nothing after the unit: work after a
+// unit's wgmma issue that uses values from before it (an end stamp, the
+// unit's tag) slowed a recording attention CTA by 9-15% on the H100, whether
+// its stores went to global or shared memory or were never performed; the
+// start record alone costs nothing measurable in d64 and about 5% in d128
+// (bench/results/probe-store-kinds-h100-2026-11-26).
 //
 // Sampled CTAs: S' = min(ctas, CTAs of the launch) of them, stride
 // = CTAs / S', CTA s * stride in slot s (linear ids x + gx * (y + gy * z)).
 // The driver writes the same list into the manifest (TimelineBuild.cpp).
 //
 // What is timed: a consumer unit from before its wgmma wait and ring waits
-// to after its releases (a dot's wgmma is asynchronous: its interval is the
-// issue, its completion shows in the wait of the unit reading the result);
-// a load unit from before its wait for a free slot to after the TMA issue.
-// Units predicated off (source iteration outside the trip count) record
-// nothing. A persistent kernel's iteration is the running source iteration
-// over the block's tiles (the tile's ring base + i), as the rings count.
+// to the next unit's start (a dot's wgmma is asynchronous: its interval is
+// the issue, its completion shows in the wait of the unit reading the
+// result); a load unit from before its wait for a free slot to the next
+// unit's start. Units predicated off (source iteration outside the trip
+// count) record nothing: their (predicated) code counts to the unit before.
+// A persistent kernel's iteration is the running source iteration over the
+// block's tiles (the tile's ring base + i), as the rings count.
 //
 // The lowering describes what it instrumented in the function's
 // `stagecraft.timeline` attribute (warp groups, units, ctas, capacity); the
@@ -36,9 +47,11 @@
 namespace stagecraft::lowering {
 
 /// The event buffer: per (sampled CTA, warp group) a region of a header
-/// {count, %smid} and `capacity` records {start, end, unit, iteration}. The
-/// runner refuses a buffer over 1 GiB (profiler/timeline_spec.h).
-inline constexpr int64_t kTimelineHeaderBytes = 16, kTimelineRecordBytes = 24;
+/// {count, %smid} and `capacity` records {stamp, unit, iteration} (unit
+/// kTimelineEndUnit: the unit before ends here). The runner refuses a buffer
+/// over 1 GiB (profiler/timeline_spec.h).
+inline constexpr int64_t kTimelineHeaderBytes = 16, kTimelineRecordBytes = 16;
+inline constexpr uint32_t kTimelineEndUnit = 0xFFFFFFFFu;
 inline constexpr int64_t kTimelineBufferLimitBytes = int64_t(1) << 30;
 
 class WarpGroupFrame;
@@ -57,19 +70,16 @@ public:
   /// else the consumer warp group's index (i32); `thread` the thread's index
   /// in its role (the consumer-relative one for consumers).
   void enter(hopper::Emitter &e, mlir::Value consumer, mlir::Value thread);
-  /// A unit's start: its stamp (0 in threads that do not record) and its
-  /// {unit, iteration} as one 64-bit word, both made here, before the unit's
-  /// wgmma. (Storing after a wgmma a register made before it, one its asm
-  /// also read, made ptxas inject a warpgroup.wait (C7517) into the probed
-  /// copy, so the sampled CTAs did not run the plain kernel's pipeline.)
-  struct Stamp {
-    mlir::Value time, tag;
-  };
-  Stamp start(hopper::Emitter &e, unsigned unit, mlir::Value iteration);
-  /// Appends {start, now, unit, iteration} when this thread records and
-  /// `when` (i1) holds.
-  void record(hopper::Emitter &e, const Stamp &stamp, mlir::Value when);
-  /// The header {count, %smid}, at the end of the warp group's code.
+  /// A unit starts: appends {now, unit, iteration} when this thread records
+  /// and `when` (i1) holds, in one asm with no branch (a branch between a
+  /// wgmma and the wait that retires it made ptxas inject a warpgroup.wait,
+  /// C7517, into the probed copy).
+  void mark(hopper::Emitter &e, unsigned unit, mlir::Value iteration, mlir::Value when);
+  /// The warp group's current unit ends here and no other starts (after a
+  /// tile's loop, before its epilogue).
+  void end(hopper::Emitter &e);
+  /// An end marker and the header {count, %smid}, at the end of the warp
+  /// group's code.
   void finish(hopper::Emitter &e);
 
   /// Whether this CTA records (i1, uniform over the CTA).

@@ -372,23 +372,26 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
       produce(e, r, tileCount, Value());
     Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
     auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1));
-    OpBuilder::InsertionGuard guard(e.b);
-    e.b.setInsertionPoint(kloop.getBody()->getTerminator());
-    Value kit = kloop.getInductionVar();
-    for (unsigned u : plan.loadUnits) {
-      int64_t off = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).stage - plan.pMin;
-      Value src = e.sub(kit, e.c32(off));
-      Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
-                             e.cmp(CmpIPredicate::slt, src, trip.count));
-      std::optional<TimelineProbes::Stamp> stamp;
-      if (probes)
-        stamp = probes->start(e, u, e.add(baseIter, src));
-      for (const Ring &r : plan.rings)
-        if (r.unit == u)
-          e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
-      if (probes)
-        probes->record(e, *stamp, inRange);
+    {
+      OpBuilder::InsertionGuard guard(e.b);
+      e.b.setInsertionPoint(kloop.getBody()->getTerminator());
+      Value kit = kloop.getInductionVar();
+      for (unsigned u : plan.loadUnits) {
+        int64_t off = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).stage - plan.pMin;
+        Value src = e.sub(kit, e.c32(off));
+        Value inRange = e.land(e.cmp(CmpIPredicate::sge, src, e.c32(0)),
+                               e.cmp(CmpIPredicate::slt, src, trip.count));
+        if (probes) // the unit's start (TimelineProbes.h)
+          probes->mark(e, u, e.add(baseIter, src), inRange);
+        for (const Ring &r : plan.rings)
+          if (r.unit == u)
+            e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
+      }
     }
+    // The tile's last load ends with its loop: what the producer does until
+    // the next tile's first load unit (that tile's own loads) is no unit's.
+    if (probes)
+      probes->end(e);
     scope = std::move(tileScope);
   });
 }

@@ -22,46 +22,49 @@
 // CHECK: %[[SLOT:.*]] = arith.divui %[[LINEAR:.*]], %[[STRIDE]]
 // CHECK: arith.cmpi ult, %[[SLOT]], %[[SLOTS]]
 // CHECK: arith.remui %[[LINEAR]], %[[STRIDE]]
-// The producer's thread 0 records into region (slot * 3 + 0) of 16 + 24 * 100 bytes.
+// The producer's thread 0 records into region (slot * 3 + 0) of 16 + 16 * 100 bytes.
 // CHECK: nvvm.setmaxregister decrease
-// CHECK: %[[C2416:.*]] = arith.constant 2416 : i64
+// CHECK: %[[C1616:.*]] = arith.constant 1616 : i64
 // CHECK: llvm.getelementptr %[[BUF]]
-// Each load unit: a stamp before (0 outside the recording threads) and the
-// tag {unit, iteration} packed into one 64-bit register there too, the
-// issue, then the record {start, end, tag} while there is room, the count
-// either way: one asm of predicated stores, no branch (a branch between a
-// wgmma and its wait, or a store after a wgmma of the registers made from
-// the unit's iteration, made ptxas inject a warpgroup.wait).
-// CHECK: llvm.inline_asm has_side_effects {{.*}}@p mov.u64 $0, %globaltimer;
-// CHECK: %[[UNIT0:.*]] = arith.constant 0 : i32
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"mov.b64 $0, {$1, $2};", "=l,r,r" %[[UNIT0]], %{{.*}} : (i32, i32) -> i64
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: %[[ON:.*]] = arith.andi
-// CHECK-NEXT: %[[N0:.*]] = llvm.load %[[COUNTER]]
+// Each load unit, at its start: the record {stamp, unit, iteration} while
+// there is room, the count either way, before the unit's wait and issue:
+// one asm, one 16-byte store, no branch (a branch between a wgmma and its
+// wait made ptxas inject a warpgroup.wait), nothing after the unit (work
+// there slowed the recording warp groups: TimelineProbes.h).
+// CHECK: scf.for
+// CHECK: %[[N0:.*]] = llvm.load %[[COUNTER]]
 // CHECK-NEXT: arith.constant 100 : i32
 // CHECK-NEXT: %[[ROOM:.*]] = arith.cmpi ult, %[[N0]]
-// CHECK-NEXT: %[[KEEP:.*]] = arith.andi %[[ON]], %[[ROOM]]
+// CHECK-NEXT: %[[KEEP:.*]] = arith.andi %[[ON:.*]], %[[ROOM]]
 // CHECK-NOT: scf.if
 // CHECK: %[[FLAG:.*]] = arith.extui %[[KEEP]] : i1 to i32
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"{\0A.reg .pred p;\0A.reg .u64 t;\0Asetp.ne.b32 p, $0, 0;\0A@p mov.u64 t, %globaltimer;\0A@p st.global.u64 [$1], $2;\0A@p st.global.u64 [$1+8], t;\0A@p st.global.u64 [$1+16], $3;\0A}", "r,l,l,l" %[[FLAG]]
+// CHECK-NEXT: %[[UNIT0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}"{\0A.reg .pred p;\0A.reg .u64 t;\0A.reg .b32 lo, hi;\0Asetp.ne.b32 p, $0, 0;\0A@p mov.u64 t, %globaltimer;\0A@p mov.b64 {lo, hi}, t;\0A@p st.global.v4.b32 [$1], {lo, hi, $2, $3};\0A}", "r,l,r,r" %[[FLAG]], %{{.*}}, %[[UNIT0]], %{{.*}} : (i32, i64, i32, i32) -> ()
 // CHECK-NEXT: %[[INC:.*]] = arith.extui %[[ON]] : i1 to i32
 // CHECK-NEXT: %[[N1:.*]] = arith.addi %[[N0]], %[[INC]]
 // CHECK-NEXT: llvm.store %[[N1]], %[[COUNTER]]
-// The header at the end of the producer's loop: count, %smid.
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// After the tile's loop an end marker (unit -1), and at the end of the
+// producer's code another, then the header: count, %smid.
+// CHECK: %[[END:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}} %[[END]]
+// CHECK: arith.constant -1 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32
 // CHECK: %[[SM:.*]] = nvvm.read.ptx.sreg.smid
 // CHECK-NEXT: %[[N:.*]] = llvm.load %[[COUNTER]]
 // CHECK-NEXT: llvm.store %[[N]], %[[REGION:.*]] {alignment = 8 : i64} : i32, !llvm.ptr<1>
 // CHECK-NEXT: arith.constant 4 : i64
 // CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[REGION]]
 // CHECK-NEXT: llvm.store %[[SM]], %[[AT]]
-// Consumers: region 1 + the consumer warp group, thread 0 of each records MMA (unit 2).
+// Consumers: region 1 + the consumer warp group, thread 0 of each records MMA
+// (unit 2) before its wait and wgmma, and an end marker before the epilogue.
 // CHECK: nvvm.setmaxregister increase
 // CHECK: arith.constant 128 : i32
-// CHECK: llvm.inline_asm has_side_effects {{.*}}%globaltimer
-// CHECK: %[[UNIT2:.*]] = arith.constant 2 : i32
-// CHECK: "mov.b64 $0, {$1, $2};", "=l,r,r" %[[UNIT2]]
+// CHECK: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}}, %c2_i32{{[_0-9]*}}, %{{[0-9]+}} :
 // CHECK: wgmma.mma_async
-// CHECK: @p st.global.u64 [$1+16], $3;
+// CHECK: arith.constant -1 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: nvvm.read.ptx.sreg.smid
 
 // The kernel itself has none of it.

@@ -54,6 +54,8 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
   EXPECT_EQ(s.warpGroups[1].name, "consumer 0");
   EXPECT_EQ(s.unitName(1), "MMA");
   EXPECT_EQ(s.unitName(9), "unit 9");
+  // No "record": the 24-byte intervals of the bundles compiled before it.
+  EXPECT_EQ(s.record, TimelineSpec::Record::Interval);
   EXPECT_EQ(s.regionBytes(), 16 + 24 * 3);
   EXPECT_EQ(s.bufferBytes(), 3 * 2 * (16 + 24 * 3));
   for (const std::string &w : m.warnings) EXPECT_EQ(w.find("timeline"), std::string::npos) << w;
@@ -65,7 +67,7 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
 // 0, 1024, 2048, 3072); test/Compile/timeline-bundle.test runs the runner on a real bundle.
 TEST(TimelineSpec, AcceptsTheCompilersObject) {
   const char *compiled = R"(,
-  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
+  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","record":"unit_start","sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
 })";
   Manifest m = parseManifest(withTimeline(compiled));
   ASSERT_TRUE(m.timeline.has_value());
@@ -77,7 +79,8 @@ TEST(TimelineSpec, AcceptsTheCompilersObject) {
   EXPECT_EQ(s.warpGroups[2].name, "consumer 1");
   EXPECT_EQ(s.unitName(2), "MMA");
   EXPECT_EQ(s.capacity, 8192);
-  EXPECT_EQ(s.bufferBytes(), 4 * 3 * (16 + 24 * 8192));
+  EXPECT_EQ(s.record, TimelineSpec::Record::UnitStart);
+  EXPECT_EQ(s.bufferBytes(), 4 * 3 * (16 + 16 * 8192));
 }
 
 TEST(TimelineSpec, BadFieldsAreNamed) {
@@ -102,6 +105,9 @@ TEST(TimelineSpec, BadFieldsAreNamed) {
   EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "{\"id\": 1, \"name\": \"MMA\"", "{\"id\": 0, \"name\": \"MMA\"")))
                 .find("timeline.units[1].id: unit id 0 is listed twice"),
             std::string::npos);
+  EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"record\": \"unit_end\"")))
+                .find("timeline.record: unknown record layout \"unit_end\""),
+            std::string::npos);
   // Unknown fields warn, as everywhere in the manifest.
   Manifest m = parseManifest(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"colour\": 1")));
   bool warned = false;
@@ -121,6 +127,14 @@ struct BufferWriter {
     std::memcpy(region(slot, wg), &count, 4);
     std::memcpy(region(slot, wg) + 4, &smid, 4);
   }
+  // A "unit_start" record: the unit starts at `stamp` (TimelineSpec::kEndUnit: an end marker).
+  void start(int64_t slot, int64_t wg, int64_t i, uint64_t stamp, uint32_t unit, int32_t iter) {
+    uint8_t *r = region(slot, wg) + 16 + 16 * i;
+    std::memcpy(r, &stamp, 8);
+    std::memcpy(r + 8, &unit, 4);
+    std::memcpy(r + 12, &iter, 4);
+  }
+  // An "interval" record (the bundles compiled before "record").
   void record(int64_t slot, int64_t wg, int64_t i, uint64_t start, uint64_t end, uint32_t unit, int32_t iter) {
     uint8_t *r = region(slot, wg) + 16 + 24 * i;
     std::memcpy(r, &start, 8);
@@ -165,6 +179,65 @@ TEST(TimelineEvents, DecodesTheDocumentedLayout) {
   EXPECT_NE(all.find("1 events end before they start"), std::string::npos) << all;
   EXPECT_NE(all.find("CTA 4095 recorded no events"), std::string::npos) << all;
   EXPECT_THROW(decodeTimeline(spec, b.bytes.data(), b.bytes.size() - 1), std::invalid_argument);
+}
+
+// The layout the compiler writes: one record at each unit's start; a unit ends where the
+// region's next record starts (the next unit, or an end marker).
+TEST(TimelineEvents, DecodesUnitStartRecords) {
+  Manifest m = parseManifest(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 4, \"record\": \"unit_start\"")));
+  const TimelineSpec &spec = *m.timeline;
+  ASSERT_EQ(spec.record, TimelineSpec::Record::UnitStart);
+  EXPECT_EQ(spec.regionBytes(), 16 + 16 * 4);
+  BufferWriter b(spec);
+  const uint64_t t0 = 1'700'000'000'000'000'000ull;
+  const uint32_t end = TimelineSpec::kEndUnit;
+  // CTA 0: the producer loads iterations 0 and 1 back to back, then an end marker (the tile's
+  // loop ended) and another (the role's code ended); the consumer's MMA 0, then a record naming
+  // unit 7 (dropped, but its stamp still ends MMA 0), then MMA 1 that nothing ends.
+  b.header(0, 0, 4, 5);
+  b.start(0, 0, 0, t0 + 100, 0, 0);
+  b.start(0, 0, 1, t0 + 160, 0, 1);
+  b.start(0, 0, 2, t0 + 200, end, 0);
+  b.start(0, 0, 3, t0 + 900, end, 0);
+  b.header(0, 1, 3, 5);
+  b.start(0, 1, 0, t0 + 300, 1, 0);
+  b.start(0, 1, 1, t0 + 800, 7, 0);
+  b.start(0, 1, 2, t0 + 850, 1, 1);
+  // CTA 70: the consumer overflowed (6 attempted, 4 kept): the last kept record has no end.
+  b.header(1, 1, 6, 3);
+  b.start(1, 1, 0, t0 + 50, 1, 0);
+  b.start(1, 1, 1, t0 + 90, 1, 1);
+  b.start(1, 1, 2, t0 + 95, 1, 2);
+  b.start(1, 1, 3, t0 + 120, 1, 3);
+  // CTA 4095: only end markers (a consumer whose tiles had no iterations).
+  b.header(2, 1, 2, 9);
+  b.start(2, 1, 0, t0 + 10, end, 0);
+  b.start(2, 1, 1, t0 + 20, end, 0);
+  DecodedTimeline d = decodeTimeline(spec, b.bytes.data(), b.bytes.size());
+  ASSERT_EQ(d.events.size(), 6u);
+  EXPECT_EQ(d.smOfSlot, (std::vector<int64_t>{5, 3, 9}));
+  EXPECT_EQ(d.originNs, t0 + 50);
+  // Producer: [100, 160) and [160, 200).
+  EXPECT_EQ(d.events[0].unit, 0);
+  EXPECT_EQ(d.events[0].startNs, t0 + 100);
+  EXPECT_EQ(d.events[0].endNs, t0 + 160);
+  EXPECT_EQ(d.events[1].iteration, 1);
+  EXPECT_EQ(d.events[1].endNs, t0 + 200);
+  // Consumer: MMA 0 over [300, 800).
+  EXPECT_EQ(d.events[2].warpGroup, 1);
+  EXPECT_EQ(d.events[2].unit, 1);
+  EXPECT_EQ(d.events[2].endNs - d.events[2].startNs, 500u);
+  // CTA 70: three of the four kept records end at the next.
+  EXPECT_EQ(d.events[3].slot, 1);
+  EXPECT_EQ(d.events[3].endNs - d.events[3].startNs, 40u);
+  EXPECT_EQ(d.events[4].endNs - d.events[4].startNs, 5u);
+  EXPECT_EQ(d.events[5].endNs - d.events[5].startNs, 25u);
+  std::string all;
+  for (const std::string &w : d.warnings) all += w + "\n";
+  EXPECT_NE(all.find("CTA 70, consumer 0: 6 events recorded, the buffer holds 4"), std::string::npos) << all;
+  EXPECT_NE(all.find("1 events name a unit id the manifest does not list"), std::string::npos) << all;
+  EXPECT_NE(all.find("2 events have no record after them to end them"), std::string::npos) << all;
+  EXPECT_EQ(all.find("recorded no events"), std::string::npos) << all;
 }
 
 /// Checks a document against the Trace Event Format: a "traceEvents" array whose complete

@@ -42,6 +42,7 @@ TEST(TimelineManifest, ObjectHasTheContractsFields) {
   EXPECT_EQ(*o.getString("kernel"), "gemm");
   EXPECT_EQ(*o.getString("clock"), "globaltimer");
   EXPECT_EQ(*o.getInteger("capacity"), 64);
+  EXPECT_EQ(*o.getString("record"), "unit_start"); // 16-byte records at unit starts
   const llvm::json::Array &ctas = *o.getArray("sampled_ctas");
   ASSERT_EQ(ctas.size(), 2u);
   EXPECT_EQ(*ctas[1].getAsInteger(), 8);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Which kind of store the probes can afford: attention d64 and d128 with every CTA recording,
 # their instrumented PTX's record stores rewritten, assembled here by ptxas, run (and verified)
-# on the GPU host; the overhead is then each CTA's own cost.
+# on the GPU host; the overhead is then each CTA's own cost. The edits rewrite the records as
+# the lowering emitted them up to commit e917ddf (a stamp and tag before the unit, three 8-byte
+# stores after it): build that commit to repeat them; on a newer build only "full" applies.
 #   full    the probes as the lowering emits them: three st.global.u64 a record
 #   one     only the first of the three stores (the start stamp)
 #   shared  the three stores to shared memory (one scratch slot past the kernel's dynamic
@@ -99,7 +101,7 @@ if v == "boundary":
     def edit(m):
         return "{\n}"
 ptx, n = block.subn(edit, ptx)
-assert n > 0, "no record stores found"
+assert n > 0 or v == "full", "no record stores of the old layout found (see the header)"
 if v.startswith("nostamp"):
     ptx = ptx.replace("%globaltimer", "0")
 if v.startswith("clock"):
