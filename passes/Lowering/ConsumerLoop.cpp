@@ -683,8 +683,13 @@ void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
         lastDot = i;
       }
   for (auto [i, u] : llvm::enumerate(p.body)) {
-    if (static_cast<int>(i) == firstDot)
+    if (static_cast<int>(i) == firstDot) {
+      // The wait for the turn is no unit's (as the predicted timeline has
+      // it): the unit before ends here.
+      if (frame.probes)
+        frame.probes->end(e);
       e.namedBarrier(e.add(cwg, e.c32(kTeamTurnBarrier)), 256);
+    }
     emitUnit(u, kit);
     if (static_cast<int>(i) == lastDot) {
       // Warp group 1 hands the turn back except after the tile's last

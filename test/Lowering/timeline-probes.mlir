@@ -1,6 +1,7 @@
 // RUN: stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm="timeline=true timeline-ctas=3 timeline-capacity=100" | FileCheck %s
 // RUN: stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=PLAIN
 // RUN: not stagecraft-opt %assets/gemm.mlir -tile-lower-to-nvvm="target=sm_100a timeline=true" 2>&1 | FileCheck %s --check-prefix=SM100
+// RUN: stagecraft-opt %assets/gemm.mlir -tile-apply-schedule=file=%assets/schedules/consumers_staggered.json -tile-lower-to-nvvm="timeline=true" | FileCheck %s --check-prefix=STAGGERED
 
 // The instrumented variant (docs/bundle-format.md, "The instrumented kernel"):
 // the kernel's parameters plus a trailing global pointer, the event buffer,
@@ -73,5 +74,17 @@
 // PLAIN-NOT: stagecraft.timeline
 // PLAIN-NOT: globaltimer
 // PLAIN-NOT: smid
+
+// Staggered consumers: the wait for the turn at the tensor cores is no
+// unit's (as the predicted timeline has it): an end marker before it, the
+// dot's start record after it.
+// STAGGERED: nvvm.setmaxregister increase
+// STAGGERED: scf.for
+// STAGGERED: %[[END:.*]] = arith.constant -1 : i32
+// STAGGERED-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}} %[[END]]
+// STAGGERED-NOT: st.global.v4.b32
+// STAGGERED: nvvm.barrier id
+// STAGGERED: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}}, %c2_i32{{[_0-9]*}}, %{{[0-9]+}} :
+// STAGGERED: wgmma.mma_async
 
 // SM100: error: tile-lower-to-nvvm: timeline=true needs target sm_90a
