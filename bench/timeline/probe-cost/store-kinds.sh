@@ -41,8 +41,10 @@ case ${1:?prepare or run} in
       for v in ${VARIANTS:-full one shared nostamp3 nostamp1 never v4}; do
         d=$DEV/$(basename "$b")--$v
         cp -r "$b" "$d"
-        python3 - "$d" "$v" <<'PY'
+        python3 - "$d" "$v" "$ROOT/bench/timeline/probe-cost" <<'PY'
 import json, re, sys
+sys.path.insert(0, sys.argv[3])
+import ptx_edit
 d, v = sys.argv[1], sys.argv[2]
 ptx = open(f"{d}/timeline.ptx").read()
 block = re.compile(r"\{\n\.reg \.pred p;\n\.reg \.u64 t;\nsetp\.ne\.b32 p, (%r\d+), 0;\n"
@@ -72,7 +74,6 @@ def edit(m):
                 f"and.b64 a, {a}, -16;\n@p st.global.v4.u32 [a], {{s0, e0, u0, u1}};\n}}")
     return m.group(0)
 if v == "boundary":
-    param = max(re.findall(r"\.param \.u64 [^\n]*?(\w+_param_\d+)", ptx), key=lambda n: int(n.rsplit("_", 1)[1]))
     stamp = re.compile(r"mov\.u64 (%rd\d+), 0;\n@p mov\.u64 \1, %globaltimer;")
     tag = re.compile(r"mov\.b64 (%rd\d+), \{(%r\d+), (%r\d+)\};")
     out, last, pos = [], None, 0
@@ -87,17 +88,7 @@ if v == "boundary":
                    f"mov.b64 {{s0, s1}}, {last};\n@p st.global.v4.u32 [%bnd0], {{s0, s1, {u}, {i}}};\n}}")
         pos = m.end()
     ptx = "".join(out) + ptx[pos:]
-    # A 64-byte slot of the buffer per warp group of each CTA (one address for all of them
-    # made the L2 a hot spot: +100%), its address made once at the kernel's entry.
-    regs = re.search(r"^\t\.reg \.b64 \t%rd<\d+>;\n", ptx, re.M)
-    ptx = ptx[:regs.end()] + (
-        ".reg .u64 %bnd<2>;\n.reg .b32 %bndr<8>;\n"
-        f"ld.param.u64 %bnd0, [{param}];\ncvta.to.global.u64 %bnd0, %bnd0;\n"
-        "mov.u32 %bndr0, %ctaid.x;\nmov.u32 %bndr1, %ctaid.y;\nmov.u32 %bndr2, %ctaid.z;\n"
-        "mov.u32 %bndr3, %nctaid.x;\nmov.u32 %bndr4, %nctaid.y;\n"
-        "mad.lo.u32 %bndr5, %bndr2, %bndr4, %bndr1;\nmad.lo.u32 %bndr5, %bndr5, %bndr3, %bndr0;\n"
-        "mov.u32 %bndr6, %tid.x;\nshr.u32 %bndr6, %bndr6, 7;\nmad.lo.u32 %bndr5, %bndr5, 4, %bndr6;\n"
-        "mul.wide.u32 %bnd1, %bndr5, 64;\nadd.s64 %bnd0, %bnd0, %bnd1;\n") + ptx[regs.end():]
+    ptx = ptx_edit.with_warp_group_slot(ptx)
     def edit(m):
         return "{\n}"
 ptx, n = block.subn(edit, ptx)
