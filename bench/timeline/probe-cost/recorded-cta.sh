@@ -25,9 +25,8 @@ PY
       IFS=: read -r name n sizes <<< "$a"
       args=$(echo "$sizes" | tr ',' '\n' | sed 's/^/--size=/' | tr '\n' ' ')
       # shellcheck disable=SC2086
-      "$ROOT/build/bin/stagecraft-compile" "$ROOT/assets/$name.mlir" $args --with-timeline \
-        --timeline-ctas="$n" --timeline-capacity=640 -o "$DEV/all/$name--all" -q
-      rm -rf "$DEV/all/$name--all/ir" "$DEV/all/$name--all/"*.ll
+      "$ROOT/bench/timeline/compile-bundle.sh" "$ROOT/assets/$name.mlir" "$DEV/all/$name--all" $args \
+        --with-timeline --timeline-ctas="$n" --timeline-capacity=640
     done
     cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
     du -sh "$DEV" ;;

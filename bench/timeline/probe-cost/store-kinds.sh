@@ -33,9 +33,8 @@ case ${1:?prepare or run} in
       IFS=: read -r name n sizes <<< "$a"
       args=$(echo "$sizes" | tr ',' '\n' | sed 's/^/--size=/' | tr '\n' ' ')
       # shellcheck disable=SC2086
-      "$ROOT/build/bin/stagecraft-compile" "$ROOT/assets/$name.mlir" $args --with-timeline \
-        --timeline-ctas="$n" --timeline-capacity=640 -o "$DEV/base/$name--all" -q
-      rm -rf "$DEV/base/$name--all/ir" "$DEV/base/$name--all/"*.ll
+      "$ROOT/bench/timeline/compile-bundle.sh" "$ROOT/assets/$name.mlir" "$DEV/base/$name--all" $args \
+        --with-timeline --timeline-ctas="$n" --timeline-capacity=640
     done
     for b in "$DEV"/base/*/; do
       for v in ${VARIANTS:-full one shared nostamp3 nostamp1 never v4}; do

@@ -17,8 +17,7 @@ case ${1:?prepare or run} in
     rm -rf "$DEV" && mkdir -p "$DEV/sampled"
     mv "$ROOT/.dev/store-kinds" "$DEV/all"
     for a in gemm persistent_gemm attention_fwd_d64 attention_fwd_d128; do
-      "$ROOT/build/bin/stagecraft-compile" "$ROOT/assets/$a.mlir" --with-timeline -o "$DEV/sampled/$a" -q
-      rm -rf "$DEV/sampled/$a/ir" "$DEV/sampled/$a/"*.ll
+      "$ROOT/bench/timeline/compile-bundle.sh" "$ROOT/assets/$a.mlir" "$DEV/sampled/$a" --with-timeline
     done
     du -sh "$DEV" ;;
   run)
