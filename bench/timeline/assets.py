@@ -19,6 +19,7 @@ for a kernel whose output the runner verified in the same run.
 the bundle with its instrumented kernel (timeline.ptx / .cubin) and the predicted timeline
 (--timeline) into it. `run` runs every bundle with `stagecraft-run --trace`, checks each trace
 (check_trace.py, which fails a probe overhead of --max-overhead or more, default 5%) and writes
+OUT/results.jsonl (each run's result without the trace's events: what calibrate.py reads) and
 OUT/timelines.md: predicted vs measured iteration time (the median time between a consumer's
 successive iterations of its first unit, over the sampled CTAs) and the overhead (the
 instrumented kernel's median time over the plain one's, both timed by the runner interleaved in the same
@@ -188,8 +189,20 @@ def measured_iteration_ns(trace):
     return statistics.median(gaps) if gaps else None
 
 
+def results_line(result, asset, schedule):
+    """The runner's result as one line of OUT/results.jsonl, which calibrate.py reads: the
+    trace's events left out (they are in NAME.measured.json), its overhead kept, and the
+    (asset, schedule) of this script's configuration that made the bundle."""
+    r = dict(result)
+    if isinstance(r.get("trace"), dict):
+        r["trace"] = {k: v for k, v in r["trace"].items() if k not in ("ctas", "warp_groups", "units", "schedule")}
+    r["timeline_asset"] = {"asset": asset, "schedule": schedule}
+    return json.dumps(r)
+
+
 def run_all(bundles, runner, out, max_overhead):
     os.makedirs(out, exist_ok=True)
+    open(os.path.join(out, "results.jsonl"), "w").close()
     index = json.load(open(os.path.join(bundles, "index.json")))
     rows, status = [], 0
     for e in index:
@@ -202,6 +215,8 @@ def run_all(bundles, runner, out, max_overhead):
         with open(result_file, "w") as f:
             subprocess.run([runner, bundle, "--reps", "20", "--trace", trace_file], stdout=f, timeout=600)
         r = json.loads(open(result_file).read().strip().splitlines()[-1])
+        with open(os.path.join(out, "results.jsonl"), "a") as f:
+            f.write(results_line(r, e["asset"], e["schedule"]) + "\n")
         t = r.get("trace") or {}
         measured = measured_iteration_ns(t) if "ctas" in t else None
         if "ctas" in t:

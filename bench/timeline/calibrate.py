@@ -238,6 +238,20 @@ def named_bundle(base, problem):
     return asset, (json.load(open(sched)) if sched else None), sizes
 
 
+def timeline_config(ta):
+    """(IR file, schedule file or None) of a bench/timeline/assets.py configuration, or None."""
+    sys.path.insert(0, HERE)
+    import assets
+    for configs in (assets.CONFIGS, assets.CALIBRATION, assets.WIDER, assets.SHORT, assets.UNSEEN_BIG):
+        for asset, name, sched, _ in configs:
+            if asset.startswith("variant:") or name != ta.get("schedule"):
+                continue  # generated variants: read by their bundle name (generated_variants)
+            ir, stem = assets.source_of(asset)
+            if stem == ta.get("asset"):
+                return ir, sched
+    return None
+
+
 def size_label(sizes):
     order = "MNKBHS"
     keys = sorted(sizes, key=lambda k: (order.index(k) if k in order else len(order), k))
@@ -398,6 +412,13 @@ def collect():
                 entry.update(asset=variant_stem(base), ir=v["file"], variant=base,
                              size="x".join(f"{k}{x}" for k, x in v["sizes"].items()),
                              schedule=sched, sizes=v["sizes"])
+            elif r.get("timeline_asset") and r.get("problem") and timeline_config(r["timeline_asset"]):
+                # bench/timeline/assets.py run: an (asset, schedule) of its sets, traced.
+                ir, sched = timeline_config(r["timeline_asset"])
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=r["timeline_asset"]["asset"], ir=ir, variant=r["timeline_asset"]["schedule"],
+                             size=size_label(sizes), schedule=json.load(open(sched)) if sched else None,
+                             sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
@@ -687,7 +708,7 @@ def summary(table, runs, left_out, noise_level, within, between):
 
 
 # The latest measured traces of the calibration set (bench/timeline/assets.py --set calibration).
-UNIT_TRACES = os.path.join(ROOT, "bench", "results", "timeline-overhead-h100-2026-11-23-tag", "r1")
+UNIT_TRACES = os.path.join(ROOT, "bench", "results", "unit-start-traces-h100-2026-11-26", "cal")
 
 
 def units_section(params):
