@@ -79,6 +79,7 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
     t.overhead = other->getNumber("overhead").value_or(0);
     t.plainMedianUs = other->getNumber("plain_median_us").value_or(0);
     t.instrumentedMedianUs = other->getNumber("instrumented_median_us").value_or(0);
+    t.idleMedianUs = other->getNumber("idle_median_us").value_or(0);
     // "warning 1", "warning 2", ...: in their order.
     for (int i = 1;; ++i) {
       std::optional<llvm::StringRef> w = other->getString("warning " + std::to_string(i));

@@ -107,6 +107,7 @@ bool parseTrace(const json::Object &t, MeasuredTrace &out, std::string &error) {
   out.overhead = t.getNumber("overhead").value_or(0);
   out.plainMedianUs = t.getNumber("plain_median_us").value_or(0);
   out.instrumentedMedianUs = t.getNumber("instrumented_median_us").value_or(0);
+  out.idleMedianUs = t.getNumber("idle_median_us").value_or(0);
   if (const json::Array *w = t.getArray("warnings"))
     for (const json::Value &x : *w)
       if (auto s = x.getAsString())

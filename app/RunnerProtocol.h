@@ -30,6 +30,10 @@ struct MeasuredCta {
 struct MeasuredTrace {
   double overhead = 0; // instrumented / plain median - 1
   double plainMedianUs = 0, instrumentedMedianUs = 0;
+  /// The instrumented kernel with no CTA recording (0: not timed, an older
+  /// runner or bundle): against the plain median what ptxas's schedule of
+  /// the instrumented code costs, against the instrumented one the records.
+  double idleMedianUs = 0;
   std::vector<MeasuredCta> ctas;
   std::vector<std::string> warnings;
   /// What the trace says it belongs to (a loaded file is checked with them):

@@ -100,11 +100,21 @@ void header(AppState &app, TimelineUi &ui) {
     // Where it came from: a run of this session, or a file (a GPU elsewhere).
     std::string source = (shown.file ? "from " : "") + shown.source +
                          (shown.device.empty() ? "" : " on " + shown.device);
-    ImGui::TextDisabled("%s, %s, probes cost %+.1f%%%s", source.c_str(),
-                        c.timeline.title.c_str(), trace->overhead * 100,
+    // With an idle launch timed, the records' own cost apart from ptxas's
+    // other schedule of the same code (which can be faster or slower).
+    char split[96] = "";
+    if (trace->idleMedianUs > 0 && trace->plainMedianUs > 0)
+      std::snprintf(split, sizeof split, " (records %+.1f%%, code %+.1f%%)",
+                    (trace->instrumentedMedianUs / trace->idleMedianUs - 1) * 100,
+                    (trace->idleMedianUs / trace->plainMedianUs - 1) * 100);
+    ImGui::TextDisabled("%s, %s, probes cost %+.1f%%%s%s", source.c_str(),
+                        c.timeline.title.c_str(), trace->overhead * 100, split,
                         trace->warnings.empty() ? "" : " (warnings: hover)");
     if (ImGui::IsItemHovered()) {
       std::string tip = shown.file ? shown.file->path + "\n" : "";
+      if (split[0])
+        tip += "instrumented kernel against the plain one; records: it recording against it recording "
+               "nothing; code: it recording nothing against the plain one\n";
       for (const std::string &w : trace->warnings)
         tip += w + "\n";
       if (!tip.empty())

@@ -418,13 +418,14 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   const size_t bytes = size_t(spec.bufferBytes());
   DeviceBuffer events(bytes, "the timeline event buffer");
   // The overhead is measured with the plain and the instrumented kernel interleaved, in
-  // alternating order (ABBA...), so that both see the same clocks and temperature: timed in
+  // alternating order (ABBA...; with a bundle that runs without a buffer, the instrumented
+  // kernel recording nothing between them: ACB BCA ...), so that all see the same clocks and temperature: timed in
   // separate stretches, a long kernel's median moves by several percent between them on a
   // power-limited GPU, more than the probes cost. One untimed pair first. The event buffer is
   // cleared before each instrumented launch (outside the CUPTI window), so it ends up holding
   // the last one's events.
   const int reps = std::max(1, std::min(request.reps, kTraceReps));
-  std::vector<double> samples, plainSamples;
+  std::vector<double> samples, plainSamples, idleSamples;
   size_t kernelsPerRep = 0;
   for (int i = 0; i <= reps; ++i) {
     const int set = (request.warmup + i) % sets;
@@ -447,11 +448,22 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
         kernelsPerRep = std::max(kernelsPerRep, recs.size());
       }
     };
+    // The instrumented kernel with a null buffer: no CTA records (a bundle that says it may).
+    auto timeIdle = [&] {
+      if (!spec.runsWithoutBuffer) return;
+      if (i > 0) cupti_->beginWindow();
+      bundle.launchInstrumented(set, stream_, 0);
+      waitStream(stream_, "a launch of the instrumented kernel recording nothing");
+      if (i > 0)
+        idleSamples.push_back(spanMicroseconds(cupti_->endWindow(), "the timed idle launch of the instrumented " + m.kernel));
+    };
     if (i % 2 == 0) {
       timePlain();
+      timeIdle();
       timeInstrumented();
     } else {
       timeInstrumented();
+      timeIdle();
       timePlain();
     }
   }
@@ -466,12 +478,23 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   facts.plainMedianUs = plainUs;
   facts.instrumentedMedianUs = t.medianUs;
   facts.overhead = plainUs > 0 ? t.medianUs / plainUs - 1.0 : 0.0;
+  if (!idleSamples.empty() && plainUs > 0)
+    facts.idleMedianUs = summarize(idleSamples, 1).medianUs;
   facts.reps = reps;
   facts.schedule = bundleSchedule(request.bundle, decoded.warnings);
-  if (facts.overhead > kMaxTraceOverhead)
-    decoded.warnings.push_back("the instrumented kernel is " + std::to_string(int(facts.overhead * 1000) / 10.0) +
-                               "% slower than the plain one (over the " +
-                               std::to_string(int(kMaxTraceOverhead * 100)) + "% the probes may cost)");
+  if (facts.overhead > kMaxTraceOverhead) {
+    auto percent = [](double x) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%+.1f%%", 100 * x);
+      return std::string(text);
+    };
+    std::string why = "the instrumented kernel is " + percent(facts.overhead) + " against the plain one (over the " +
+                      std::to_string(int(kMaxTraceOverhead * 100)) + "% the probes may cost)";
+    if (facts.idleMedianUs > 0)
+      why += "; recording nothing it is " + percent(facts.idleMedianUs / plainUs - 1) +
+             " (ptxas's schedule of the instrumented code), the records " + percent(t.medianUs / facts.idleMedianUs - 1);
+    decoded.warnings.push_back(why);
+  }
   r.trace = timelineToJson(spec, decoded, facts);
   if (!request.traceFile.empty()) {
     std::string error = trace::writeFileAtomically(request.traceFile, trace::toJson(measuredTrace(spec, decoded, facts)));

@@ -143,6 +143,11 @@ trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t
                    trace::Arg::num("instrumented_median_us", facts.instrumentedMedianUs),
                    trace::Arg::num("overhead", facts.overhead),
                    trace::Arg::num("reps", facts.reps)};
+  if (facts.idleMedianUs > 0) {
+    doc.otherData.push_back(trace::Arg::num("idle_median_us", facts.idleMedianUs));
+    doc.otherData.push_back(trace::Arg::num("code_overhead", facts.idleMedianUs / facts.plainMedianUs - 1));
+    doc.otherData.push_back(trace::Arg::num("recording_overhead", facts.instrumentedMedianUs / facts.idleMedianUs - 1));
+  }
   if (spec.recordedTiles > 0)
     doc.otherData.push_back(trace::Arg::num("recorded_tiles", double(spec.recordedTiles)));
   for (size_t i = 0; i < t.warnings.size(); ++i)
@@ -163,6 +168,11 @@ json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, c
   o.set("plain_median_us", Value::number(facts.plainMedianUs));
   o.set("instrumented_median_us", Value::number(facts.instrumentedMedianUs));
   o.set("reps", Value::integer(facts.reps));
+  if (facts.idleMedianUs > 0) {
+    o.set("idle_median_us", Value::number(facts.idleMedianUs));
+    o.set("code_overhead", Value::number(facts.idleMedianUs / facts.plainMedianUs - 1));
+    o.set("recording_overhead", Value::number(facts.instrumentedMedianUs / facts.idleMedianUs - 1));
+  }
   o.set("clock", Value::string(spec.clock));
   o.set("warp_groups", warpGroupsJson(spec));
   o.set("units", unitsJson(spec));

@@ -43,6 +43,10 @@ struct TraceFacts {
   double instrumentedMedianUs = 0;
   double overhead = 0;  // instrumented / plain - 1
   int reps = 0;
+  // The instrumented kernel launched with no CTA recording (TimelineSpec::runsWithoutBuffer; 0
+  // when not timed): idle / plain - 1 is what ptxas's schedule of the instrumented code costs,
+  // instrumented / idle - 1 what the records cost.
+  double idleMedianUs = 0;
   // The schedule the kernel was compiled with (the bundle's schedule.json, an object), so a trace
   // opened later says which schedule it belongs to; null when the bundle had none.
   json::Value schedule;
@@ -50,13 +54,14 @@ struct TraceFacts {
 
 // Chrome trace-event JSON: a process per sampled CTA ("CTA c (SM m)"), a thread per warp group,
 // one complete event per unit per iteration, timestamps in us relative to originNs. otherData:
-// kind "measured", kernel, device, clock, the medians, overhead, reps, "warning N", and what
+// kind "measured", kernel, device, clock, the medians, overhead, reps (and with an idle launch
+// idle_median_us, code_overhead, recording_overhead), "warning N", and what
 // identifies the kernel's schedule: "warp_groups" and "units" as the manifest lists them (units
 // with their schedule group) and "schedule" when known (the app checks a loaded trace with them).
 trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
 
 // The result's "trace" object: {"overhead", "plain_median_us", "instrumented_median_us", "reps",
-// "clock", "warp_groups", "units", "ctas": [{"cta", "sm", "events": [[wg, unit, iteration,
+// with an idle launch also "idle_median_us", "code_overhead", "recording_overhead"; "clock", "warp_groups", "units", "ctas": [{"cta", "sm", "events": [[wg, unit, iteration,
 // start_ns, duration_ns], ...]}], "warnings", "schedule" (null when unknown)}; start_ns relative
 // to originNs.
 json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);

@@ -55,7 +55,7 @@ TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3
                                std::vector<std::string> &warnings) {
   const std::string path = "timeline";
   if (!v.isObject()) fail(path, std::string("expected an object, got ") + json::typeName(v.type()));
-  noteOtherFields(v, path, {"module", "kernel", "clock", "sampled_ctas", "warp_groups", "units", "capacity", "recorded_tiles", "record"}, warnings);
+  noteOtherFields(v, path, {"module", "kernel", "clock", "sampled_ctas", "warp_groups", "units", "capacity", "recorded_tiles", "record", "runs_without_buffer"}, warnings);
   TimelineSpec s;
   if (const json::Value *m = v.find("module")) s.module = text(*m, path + ".module");
   if (s.module != "timeline")
@@ -125,6 +125,10 @@ TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3
                                  std::to_string(kMaxTimelineBufferBytes));
   if (const json::Value *t = v.find("recorded_tiles"))
     s.recordedTiles = integer(*t, path + ".recorded_tiles", 1, int64_t(1) << 30);
+  if (const json::Value *b = v.find("runs_without_buffer")) {
+    if (!b->isBool()) fail(path + ".runs_without_buffer", "expected true or false");
+    s.runsWithoutBuffer = b->asBool();
+  }
   return s;
 }
 

@@ -11,6 +11,7 @@
 //       "interval"   (R = 24, the bundles of before; the default when "record" is absent)
 //                    {uint64 start, uint64 end, uint32 unit, int32 iteration}
 //   region (s, w) starts at byte (s * W + w) * (16 + R * capacity).
+// "runs_without_buffer": true says the kernel may be launched with a null buffer (nothing recorded).
 #pragma once
 
 #include "json.h"
@@ -47,6 +48,10 @@ struct TimelineSpec {
 
   enum class Record { UnitStart, Interval };
   Record record = Record::Interval;
+  // "runs_without_buffer": launched with a null event buffer, no CTA records (every CTA runs the
+  // plain copy), so the runner can time the instrumented code apart from its records. Absent in
+  // older bundles, whose probes would store through the null pointer.
+  bool runsWithoutBuffer = false;
 
   static constexpr int64_t kHeaderBytes = 16;
   static constexpr uint32_t kEndUnit = 0xFFFFFFFFu;  // a unit_start record that starts nothing

@@ -232,14 +232,18 @@ def run_all(bundles, runner, out, max_overhead):
             print(f"FAIL: {name}: the kernel's output is not verified ({r.get('status')}: {r.get('error')})")
             status = 1
         rows.append((e["asset"], e["schedule"], r.get("tflops") if verified else None, predicted.get("predicted_tflops"),
-                     measured, predicted.get("iteration_ns"), predicted.get("bound"), t.get("overhead"),
-                     t.get("error")))
-    lines = ["| kernel | schedule | measured TFLOP/s (verified) | predicted | measured iteration | predicted | bound (predicted) | probe overhead |",
-             "|---|---|---|---|---|---|---|---|"]
-    for asset, sched, meas, pred, mi, pi, bound, overhead, err in rows:
+                     measured, predicted.get("iteration_ns"), predicted.get("bound"), t.get("code_overhead"),
+                     t.get("recording_overhead"), t.get("overhead"), t.get("error")))
+    # The overhead, and with an idle launch (the instrumented kernel recording nothing) its two
+    # parts: the code (ptxas's schedule of the instrumented copy) and the records.
+    lines = ["| kernel | schedule | measured TFLOP/s (verified) | predicted | measured iteration | predicted | bound (predicted) "
+             "| probe overhead | of it: code | of it: records |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for asset, sched, meas, pred, mi, pi, bound, code, records, overhead, err in rows:
         f = lambda x, fmt: fmt.format(x) if isinstance(x, (int, float)) else "-"
+        pct = lambda x: f(x if x is None else 100 * x, '{:+.2f}%')
         lines.append(f"| {asset} | {sched} | {f(meas, '{:.1f}')} | {f(pred, '{:.1f}')} | {f(mi, '{:.0f} ns')} | "
-                     f"{f(pi, '{:.0f} ns')} | {bound} | {f(overhead and 100 * overhead, '{:+.2f}%') if not err else err} |")
+                     f"{f(pi, '{:.0f} ns')} | {bound} | {pct(overhead) if not err else err} | {pct(code)} | {pct(records)} |")
     overheads = [o for *_, o, err in rows if isinstance(o, (int, float)) and not err]
     lines.append("")
     lines.append(f"probe overhead: instrumented / plain median - 1, at most {100 * max_overhead:.0f}%: " +

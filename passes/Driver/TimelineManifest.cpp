@@ -42,7 +42,9 @@ std::string stagecraft::timelineManifestObject(const TimelineDescription &d,
                        // Records of 16 bytes, one at each unit's start (TimelineProbes.h);
                        // without this field the runner reads the 24-byte intervals of the
                        // bundles compiled before.
-                       {"record", "unit_start"}};
+                       {"record", "unit_start"},
+                       // A null buffer makes no CTA record: the runner times that launch too.
+                       {"runs_without_buffer", true}};
   if (d.tiles > 0)
     o["recorded_tiles"] = d.tiles;
   std::string text;

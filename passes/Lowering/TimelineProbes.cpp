@@ -73,6 +73,12 @@ void TimelineProbes::install(Emitter &e, WarpGroupFrame &frame) {
   slot = e.divu(linear, stride);
   sampled = e.land(e.cmp(CmpIPredicate::eq, e.remu(linear, stride), e.c32(0)),
                    e.cmp(CmpIPredicate::ult, slot, slots));
+  // A null event buffer: no CTA records, every one runs the plain copy. The
+  // runner times the kernel so beside the plain one and the recording one,
+  // to tell what ptxas's other schedule of the same code costs from what
+  // the records cost (manifest `runs_without_buffer`).
+  Value address = LLVM::PtrToIntOp::create(e.b, e.loc, e.b.getI64Type(), buffer);
+  sampled = e.land(sampled, arith::CmpIOp::create(e.b, e.loc, CmpIPredicate::ne, address, e.c64(0)));
 
   // What was instrumented, for the manifest (the driver reads it).
   Builder b(ctx);

@@ -21,7 +21,8 @@
 // (bench/results/probe-store-kinds-h100-2026-11-26).
 //
 // Sampled CTAs: S' = min(ctas, CTAs of the launch) of them, stride
-// = CTAs / S', CTA s * stride in slot s (linear ids x + gx * (y + gy * z)).
+// = CTAs / S', CTA s * stride in slot s (linear ids x + gx * (y + gy * z));
+// none when the buffer is null (the runner's launch that records nothing).
 // The driver writes the same list into the manifest (TimelineBuild.cpp).
 //
 // What is timed: a consumer unit from before its wgmma wait and ring waits

@@ -23,6 +23,11 @@
 // CHECK: %[[SLOT:.*]] = arith.divui %[[LINEAR:.*]], %[[STRIDE]]
 // CHECK: arith.cmpi ult, %[[SLOT]], %[[SLOTS]]
 // CHECK: arith.remui %[[LINEAR]], %[[STRIDE]]
+// A null buffer (the runner's launch recording nothing): no CTA is sampled.
+// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[BUF]] : !llvm.ptr<1> to i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[HASBUF:.*]] = arith.cmpi ne, %[[ADDR]], %[[ZERO]]
+// CHECK: arith.andi %{{.*}}, %[[HASBUF]]
 // The producer's thread 0 records into region (slot * 3 + 0) of 16 + 16 * 100 bytes.
 // CHECK: nvvm.setmaxregister decrease
 // CHECK: %[[C1616:.*]] = arith.constant 1616 : i64

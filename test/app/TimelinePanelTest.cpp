@@ -174,7 +174,7 @@ while read -r line; do
   id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9]*\).*/\1/p')
   case "$line" in
   *'"trace":true'*)
-    echo "{\"id\":$id,\"status\":\"ok\",\"verified\":true,\"tflops\":550.0,\"device\":{\"name\":\"Fake H100\"},\"trace\":{\"overhead\":0.021,\"plain_median_us\":100,\"instrumented_median_us\":102.1,\"reps\":10,\"clock\":\"globaltimer\",\"warp_groups\":[{\"id\":0,\"role\":\"producer\",\"name\":\"producer\"},{\"id\":1,\"role\":\"consumer\",\"name\":\"consumer 0\"},{\"id\":2,\"role\":\"consumer\",\"name\":\"consumer 1\"}],\"units\":[{\"id\":0,\"name\":\"loadK\",\"group\":0},{\"id\":1,\"name\":\"MMA0\",\"group\":1},{\"id\":2,\"name\":\"Softmax\",\"group\":1}],\"ctas\":[{\"cta\":0,\"sm\":4,\"events\":[[0,0,0,1000,200],[1,1,0,1500,600],[1,2,0,2100,900],[2,1,0,1500,650],[2,2,0,2150,880]]},{\"cta\":7,\"sm\":11,\"events\":[[0,0,0,0,300],[1,1,0,800,500]]}],\"warnings\":[]}}"
+    echo "{\"id\":$id,\"status\":\"ok\",\"verified\":true,\"tflops\":550.0,\"device\":{\"name\":\"Fake H100\"},\"trace\":{\"overhead\":0.021,\"plain_median_us\":100,\"instrumented_median_us\":102.1,\"idle_median_us\":101.5,\"code_overhead\":0.015,\"recording_overhead\":0.0059,\"reps\":10,\"clock\":\"globaltimer\",\"warp_groups\":[{\"id\":0,\"role\":\"producer\",\"name\":\"producer\"},{\"id\":1,\"role\":\"consumer\",\"name\":\"consumer 0\"},{\"id\":2,\"role\":\"consumer\",\"name\":\"consumer 1\"}],\"units\":[{\"id\":0,\"name\":\"loadK\",\"group\":0},{\"id\":1,\"name\":\"MMA0\",\"group\":1},{\"id\":2,\"name\":\"Softmax\",\"group\":1}],\"ctas\":[{\"cta\":0,\"sm\":4,\"events\":[[0,0,0,1000,200],[1,1,0,1500,600],[1,2,0,2100,900],[2,1,0,1500,650],[2,2,0,2150,880]]},{\"cta\":7,\"sm\":11,\"events\":[[0,0,0,0,300],[1,1,0,800,500]]}],\"warnings\":[]}}"
     ;;
   *) echo "{\"id\":$id,\"status\":\"ok\",\"verified\":false,\"device\":{\"name\":\"Fake H100\"}}" ;;
   esac
@@ -188,6 +188,7 @@ done
   const MeasuredTrace *trace = h.app.measuredTrace(run->id);
   ASSERT_NE(trace, nullptr);
   EXPECT_NEAR(trace->overhead, 0.021, 1e-12);
+  EXPECT_DOUBLE_EQ(trace->idleMedianUs, 101.5); // the instrumented kernel recording nothing
   ASSERT_EQ(trace->ctas.size(), 2u);
   EXPECT_EQ(trace->ctas[0].timeline.title, "CTA 0 (SM 4)");
   // Times start at the CTA's first event; units take the board's kinds.

@@ -58,6 +58,7 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
   EXPECT_EQ(s.record, TimelineSpec::Record::Interval);
   EXPECT_EQ(s.regionBytes(), 16 + 24 * 3);
   EXPECT_EQ(s.bufferBytes(), 3 * 2 * (16 + 24 * 3));
+  EXPECT_FALSE(s.runsWithoutBuffer);  // older bundles: their probes would store through null
   for (const std::string &w : m.warnings) EXPECT_EQ(w.find("timeline"), std::string::npos) << w;
   EXPECT_FALSE(parseManifest(gemmManifest()).timeline.has_value());
 }
@@ -67,7 +68,7 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
 // 0, 1024, 2048, 3072); test/Compile/timeline-bundle.test runs the runner on a real bundle.
 TEST(TimelineSpec, AcceptsTheCompilersObject) {
   const char *compiled = R"(,
-  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","record":"unit_start","sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
+  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","record":"unit_start","runs_without_buffer":true,"sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
 })";
   Manifest m = parseManifest(withTimeline(compiled));
   ASSERT_TRUE(m.timeline.has_value());
@@ -80,6 +81,7 @@ TEST(TimelineSpec, AcceptsTheCompilersObject) {
   EXPECT_EQ(s.unitName(2), "MMA");
   EXPECT_EQ(s.capacity, 8192);
   EXPECT_EQ(s.record, TimelineSpec::Record::UnitStart);
+  EXPECT_TRUE(s.runsWithoutBuffer);  // the runner may launch it with a null buffer
   EXPECT_EQ(s.bufferBytes(), 4 * 3 * (16 + 16 * 8192));
 }
 
@@ -107,6 +109,9 @@ TEST(TimelineSpec, BadFieldsAreNamed) {
             std::string::npos);
   EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"record\": \"unit_end\"")))
                 .find("timeline.record: unknown record layout \"unit_end\""),
+            std::string::npos);
+  EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"runs_without_buffer\": 1")))
+                .find("timeline.runs_without_buffer: expected true or false"),
             std::string::npos);
   // Unknown fields warn, as everywhere in the manifest.
   Manifest m = parseManifest(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"colour\": 1")));
@@ -336,6 +341,20 @@ TEST(TimelineEvents, ChromeTraceAndResultObject) {
   // No schedule known: the result says null, the Chrome trace leaves it out.
   EXPECT_TRUE(o.find("schedule")->isNull());
   EXPECT_EQ(doc.find("otherData")->find("schedule"), nullptr);
+  // No idle launch timed: neither says anything of it.
+  EXPECT_EQ(o.find("idle_median_us"), nullptr);
+  EXPECT_EQ(doc.find("otherData")->find("code_overhead"), nullptr);
+
+  // With the instrumented kernel also timed recording nothing (101 us): the code's part and
+  // the records' part of the 2%.
+  facts.idleMedianUs = 101.0;
+  o = timelineToJson(spec, d, facts);
+  doc = json::parse(trace::toJson(measuredTrace(spec, d, facts)));
+  for (const json::Value *x : std::vector<const json::Value *>{&o, doc.find("otherData")}) {
+    EXPECT_DOUBLE_EQ(x->find("idle_median_us")->asDouble(), 101.0);
+    EXPECT_NEAR(x->find("code_overhead")->asDouble(), 0.01, 1e-12);
+    EXPECT_NEAR(x->find("recording_overhead")->asDouble(), 102.0 / 101.0 - 1, 1e-12);
+  }
 }
 
 TEST(TimelineEvents, TracesSayWhatKernelAndScheduleTheyBelongTo) {

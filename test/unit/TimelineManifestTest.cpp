@@ -43,6 +43,7 @@ TEST(TimelineManifest, ObjectHasTheContractsFields) {
   EXPECT_EQ(*o.getString("clock"), "globaltimer");
   EXPECT_EQ(*o.getInteger("capacity"), 64);
   EXPECT_EQ(*o.getString("record"), "unit_start"); // 16-byte records at unit starts
+  EXPECT_EQ(o.getBoolean("runs_without_buffer"), true); // a null buffer records nothing
   const llvm::json::Array &ctas = *o.getArray("sampled_ctas");
   ASSERT_EQ(ctas.size(), 2u);
   EXPECT_EQ(*ctas[1].getAsInteger(), 8);
