@@ -294,6 +294,72 @@ bool fusesIntoAdd(Operation *op) {
   return anyAdd;
 }
 
+/// Which dimensions the elements of an integer or predicate tensor depend
+/// on when they are a linear function of the element's position: built from
+/// tile.iota, splats and constants by add, subtract, multiply or shift by a
+/// uniform value, casts, compares and predicate logic. Bit d: dimension d.
+/// std::nullopt for anything else (data, or a product of two positions).
+std::optional<unsigned> positionDims(Value v, int depth = 0) {
+  if (!isa<RankedTensorType>(v.getType()))
+    return 0u; // a scalar: one value per thread
+  Operation *d = v.getDefiningOp();
+  if (!d || depth > 24)
+    return std::nullopt;
+  if (auto iota = dyn_cast<IotaOp>(d))
+    return 1u << iota.getDim();
+  if (auto c = dyn_cast<arith::ConstantOp>(d)) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    return dense && dense.isSplat() ? std::optional<unsigned>(0u) : std::nullopt;
+  }
+  StringRef n = d->getName().getStringRef();
+  if (n == "tile.splat" || n == "tensor.splat")
+    return 0u;
+  bool linear = isa<arith::AddIOp, arith::SubIOp, arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
+                    arith::TruncIOp, arith::CmpIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+                    arith::MaxUIOp>(d);
+  bool predicateLogic = isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(d) &&
+                        getElementTypeOrSelf(v.getType()).isInteger(1);
+  bool byUniform = isa<arith::MulIOp, arith::ShLIOp>(d);
+  if (!linear && !predicateLogic && !byUniform)
+    return std::nullopt;
+  unsigned dims = 0;
+  int varying = 0;
+  for (Value o : d->getOperands()) {
+    std::optional<unsigned> od = positionDims(o, depth + 1);
+    if (!od)
+      return std::nullopt;
+    varying += *od != 0;
+    dims |= *od;
+  }
+  if (byUniform && varying > 1)
+    return std::nullopt;
+  return dims;
+}
+
+/// The share of a rank-2 tile's elements whose value a thread computes when
+/// they depend only on the position dimensions `dims`: the lowering keeps a
+/// tile in the wgmma accumulator layout (a thread holds 2 rows and N / 4
+/// columns of each 64-row slab, N / 2 elements), and LLVM computes a value
+/// of the position once per distinct value in a thread (a row's, a column's,
+/// or, for both, about rows + columns of row - column: measured in the PTX of
+/// a sliding-window mask, 18 distinct compares for 32 elements).
+double positionShare(unsigned dims, Type t) {
+  auto r = dyn_cast<RankedTensorType>(t);
+  if (!r || r.getRank() != 2 || !r.hasStaticShape() || r.getDimSize(1) < 8)
+    return 1;
+  double n = double(r.getDimSize(1));
+  switch (dims) {
+  case 0:
+    return 0;
+  case 1:
+    return 4 / n;
+  case 2:
+    return 0.5;
+  default:
+    return std::min(1.0, 0.5 + 2 / n);
+  }
+}
+
 /// Adds the work of `op` (not a load, store or dot) to `work`.
 void addMath(Operation *op, UnitWork *unit, MathWork &work) {
   StringRef name = op->getName().getStringRef();
@@ -316,6 +382,17 @@ void addMath(Operation *op, UnitWork *unit, MathWork &work) {
   if (fusesIntoAdd(op))
     return; // the add or subtract it feeds is one fma for both
   double e = largestTensor(op);
+  // Integer math of the element's position (a causal or window mask's row
+  // and column compares): once per distinct value in a thread, and the
+  // predicates' logic folds into the compares (setp with a combine, or one
+  // unsigned range compare for two bounds).
+  if (op->getNumResults() == 1) {
+    if (std::optional<unsigned> dims = positionDims(op->getResult(0))) {
+      if (getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1) && !isa<arith::CmpIOp>(op))
+        return;
+      e *= positionShare(*dims, op->getResult(0).getType());
+    }
+  }
   if (classifyElementwise(name, e, work))
     return;
   work.generic += e;

@@ -216,6 +216,69 @@ TEST(UnitCosts, UnknownOpsGetAGenericCostAndANote) {
   EXPECT_EQ(pr.flops, 0); // no dots
 }
 
+// A sliding-window mask (rows - cols in [0, W)) and, apart, a product of two
+// positions: integer math of the element's position costs once per distinct
+// value in a thread's accumulator fragment (2 rows and N / 4 columns of each
+// 64-row slab: as the PTX of the window variant has it, 18 compares for 32
+// elements), predicate logic folds into the compares, and anything that is
+// not linear in the position is per element.
+const char *kPositionMath = R"mlir(
+module {
+  func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, K] -> (M, K)>},
+               %C: !tile.desc<128x64xf32> {tile.shape = affine_map<()[M, K] -> (M, K)>},
+               %M: index {tile.size = "M"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel, tile.grid = affine_map<()[M, K] -> (M ceildiv 128)>,
+                  tile.defaults = {M = 256 : i64, K = 1000 : i64}} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+    %zi = arith.constant dense<0> : tensor<128x64xi32>
+    %wi = arith.constant dense<256> : tensor<128x64xi32>
+    %ninf = arith.constant dense<-1.0e30> : tensor<128x64xf32>
+    %r = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32>) {
+      %a = tile.load %A[%c0, %k] {tile.sched = #tile.sched<"load", stage = 0, order = 0, group = 0>}
+          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %f = arith.extf %a {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>}
+          : tensor<128x64xbf16> to tensor<128x64xf32>
+      %rows = tile.iota %c0, dim = 0 {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
+      %cols = tile.iota %k, dim = 1 {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
+      %dist = arith.subi %rows, %cols {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
+      %past = arith.cmpi sge, %dist, %zi {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
+      %near = arith.cmpi slt, %dist, %wi {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
+      %ok = arith.andi %past, %near {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi1>
+      %m = arith.select %ok, %f, %ninf {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi1>, tensor<128x64xf32>
+      %s = arith.addf %acc, %m {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xf32>
+      %prod = arith.muli %rows, %cols {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi32>
+      %data = arith.fptosi %f {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xf32> to tensor<128x64xi32>
+      %cmp = arith.cmpi slt, %data, %cols {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi32>
+      %both = arith.andi %cmp, %past {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi1>
+      %pf = arith.sitofp %prod {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi32> to tensor<128x64xf32>
+      %o = arith.select %both, %pf, %s {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi1>, tensor<128x64xf32>
+      scf.yield %o : tensor<128x64xf32>
+    }
+    tile.store %C[%c0, %c0], %r : !tile.desc<128x64xf32>, tensor<128x64xf32>
+    return
+  }
+}
+)mlir";
+
+TEST(UnitCosts, PositionMathCostsPerDistinctValue) {
+  auto p = parse(kPositionMath, false);
+  ASSERT_TRUE(p->module) << (p->diagnostics.empty() ? "" : p->diagnostics.front());
+  auto c = extractKernelCosts(p->kernel, p->graph);
+  ASSERT_TRUE(succeeded(c));
+  const double e = 128 * 64;
+  // Integer ops at twice an fma: rows (2 of 32 per thread: 4 / 64), cols
+  // (1 / 2), rows - cols and its two compares (1 / 2 + 2 / 64 each); the
+  // andi folds into the compares; the select and the add per element.
+  EXPECT_DOUBLE_EQ(unit(*c, "mask").math.fma,
+                   2 * e * (4.0 / 64 + 0.5 + 3 * (0.5 + 2.0 / 64)) + 2 * e);
+  // A product of two positions and a compare with data: per element (the
+  // andi of a data predicate too); the select per element.
+  EXPECT_DOUBLE_EQ(unit(*c, "other").math.fma, 2 * e + 2 * e + 2 * e + e);
+  EXPECT_DOUBLE_EQ(unit(*c, "other").math.convert, 2 * e); // fptosi, sitofp
+}
+
 TEST(UnitCosts, ClassesOfElementwiseOps) {
   MathWork w;
   EXPECT_TRUE(classifyElementwise("math.exp2", 10, w));
