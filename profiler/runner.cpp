@@ -419,11 +419,11 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
   DeviceBuffer events(bytes, "the timeline event buffer");
   // The overhead is measured with the plain and the instrumented kernel interleaved, in
   // alternating order (ABBA...; with a bundle that runs without a buffer, the instrumented
-  // kernel recording nothing between them: ACB BCA ...), so that all see the same clocks and temperature: timed in
-  // separate stretches, a long kernel's median moves by several percent between them on a
-  // power-limited GPU, more than the probes cost. One untimed pair first. The event buffer is
-  // cleared before each instrumented launch (outside the CUPTI window), so it ends up holding
-  // the last one's events.
+  // kernel recording nothing between them: ACB BCA ...), so that all see the same clocks and
+  // temperature: timed in separate stretches, a long kernel's median moves by several percent
+  // between them on a power-limited GPU, more than the probes cost. One untimed round first.
+  // The event buffer is cleared before each recording launch (outside the CUPTI window), so it
+  // ends up holding the last one's events.
   const int reps = std::max(1, std::min(request.reps, kTraceReps));
   std::vector<double> samples, plainSamples, idleSamples;
   size_t kernelsPerRep = 0;
@@ -491,8 +491,8 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
     std::string why = "the instrumented kernel is " + percent(facts.overhead) + " against the plain one (over the " +
                       std::to_string(int(kMaxTraceOverhead * 100)) + "% the probes may cost)";
     if (facts.idleMedianUs > 0)
-      why += "; recording nothing it is " + percent(facts.idleMedianUs / plainUs - 1) +
-             " (ptxas's schedule of the instrumented code), the records " + percent(t.medianUs / facts.idleMedianUs - 1);
+      why += "; recording nothing it is " + percent(facts.codeOverhead()) +
+             " (ptxas's schedule of the instrumented code), the records " + percent(facts.recordingOverhead());
     decoded.warnings.push_back(why);
   }
   r.trace = timelineToJson(spec, decoded, facts);

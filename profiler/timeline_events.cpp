@@ -145,8 +145,8 @@ trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t
                    trace::Arg::num("reps", facts.reps)};
   if (facts.idleMedianUs > 0) {
     doc.otherData.push_back(trace::Arg::num("idle_median_us", facts.idleMedianUs));
-    doc.otherData.push_back(trace::Arg::num("code_overhead", facts.idleMedianUs / facts.plainMedianUs - 1));
-    doc.otherData.push_back(trace::Arg::num("recording_overhead", facts.instrumentedMedianUs / facts.idleMedianUs - 1));
+    doc.otherData.push_back(trace::Arg::num("code_overhead", facts.codeOverhead()));
+    doc.otherData.push_back(trace::Arg::num("recording_overhead", facts.recordingOverhead()));
   }
   if (spec.recordedTiles > 0)
     doc.otherData.push_back(trace::Arg::num("recorded_tiles", double(spec.recordedTiles)));
@@ -170,8 +170,8 @@ json::Value timelineToJson(const TimelineSpec &spec, const DecodedTimeline &t, c
   o.set("reps", Value::integer(facts.reps));
   if (facts.idleMedianUs > 0) {
     o.set("idle_median_us", Value::number(facts.idleMedianUs));
-    o.set("code_overhead", Value::number(facts.idleMedianUs / facts.plainMedianUs - 1));
-    o.set("recording_overhead", Value::number(facts.instrumentedMedianUs / facts.idleMedianUs - 1));
+    o.set("code_overhead", Value::number(facts.codeOverhead()));
+    o.set("recording_overhead", Value::number(facts.recordingOverhead()));
   }
   o.set("clock", Value::string(spec.clock));
   o.set("warp_groups", warpGroupsJson(spec));

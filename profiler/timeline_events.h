@@ -47,6 +47,8 @@ struct TraceFacts {
   // when not timed): idle / plain - 1 is what ptxas's schedule of the instrumented code costs,
   // instrumented / idle - 1 what the records cost.
   double idleMedianUs = 0;
+  double codeOverhead() const { return idleMedianUs / plainMedianUs - 1; }
+  double recordingOverhead() const { return instrumentedMedianUs / idleMedianUs - 1; }
   // The schedule the kernel was compiled with (the bundle's schedule.json, an object), so a trace
   // opened later says which schedule it belongs to; null when the bundle had none.
   json::Value schedule;
