@@ -284,6 +284,11 @@ BEFORE_STEADY_STATE = "attention before the steady-state loop (b0fe973): ptxas s
 # an A/B in one call; the other persistent kernels measured the same before and after).
 AFTER_LOOP_INVARIANT_COORDS = {"loop-invariant-coords-h100-2026-11-25"}
 BEFORE_LOOP_INVARIANT_COORDS = "ping-pong GEMM before the loop-invariant load coordinates (10% slower)"
+# The dual GEMM of bench/unseen before f32 division became div.full (2026-11-27): its SiLU's
+# IEEE divisions ran one after another, 1.8x slower at 1000x1048x528 and 3% at 4096^3
+# (bench/results/epilogue-cost-h100-2026-11-27, an A/B in one call; attention, which divides
+# once per CTA, measured within its noise).
+BEFORE_DIV_FULL = "dual GEMM before div.full (its epilogue's IEEE divisions: 1.8x slower at partial tiles)"
 
 
 def is_attention(asset):
@@ -300,6 +305,8 @@ def superseded_why(folder, asset):
     if (asset.startswith("persistent_gemm_pingpong") and folder not in AFTER_LOOP_INVARIANT_COORDS
             and date and date <= "2026-11-25"):
         return BEFORE_LOOP_INVARIANT_COORDS
+    if asset.startswith("swiglu_dual_gemm") and date and date <= "2026-11-26":
+        return BEFORE_DIV_FULL
     return None
 
 

@@ -40,7 +40,7 @@
 // After the last iteration: every wgmma retired, the output normalized,
 // staged over Q once both consumer warp groups are done, stored by TMA.
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
-// CHECK: arith.divf
+// CHECK: llvm.nvvm.div.full
 // CHECK: nvvm.barrier id = {{.*}} number_of_threads = {{.*}}
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta

@@ -47,7 +47,8 @@ func.func @ew(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 6
 // CHECK-COUNT-32: llvm.intr.sqrt
 // CHECK-COUNT-32: llvm.nvvm.rsqrt.approx.ftz.f
 // CHECK-COUNT-32: arith.negf
-// CHECK-COUNT-32: arith.divf
+// f32 division as div.full (the reference's stays IEEE: reference.mlir).
+// CHECK-COUNT-32: llvm.nvvm.div.full
 // CHECK-COUNT-32: arith.minimumf
 // CHECK-COUNT-32: arith.subf
 // CHECK-COUNT-32: arith.cmpf ogt

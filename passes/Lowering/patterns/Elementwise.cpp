@@ -7,7 +7,7 @@
 // (Frag::unrounded), which is exactly the op's semantics.
 //
 // Fast forms (the pipelined kernel): ex2.approx.ftz, lg2.approx.ftz,
-// tanh.approx, rsqrt.approx.ftz. The reference takes the non-ftz forms and
+// tanh.approx, rsqrt.approx.ftz, div.full. The reference takes the non-ftz forms and
 // builds tanh and rsqrt from exp2 and IEEE division and square root, so the
 // two lowerings do not share an approximation.
 //
@@ -77,7 +77,7 @@ const llvm::StringMap<ScalarFn> &table() {
       return cloneScalar(b, loc, op, x, resultCarrier(op));
     };
     for (const char *name :
-         {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf",
+         {"arith.addf", "arith.subf", "arith.mulf", "arith.maximumf",
           "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.negf", "arith.cmpf",
           "arith.cmpi", "arith.select", "arith.addi", "arith.subi", "arith.muli",
           "arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.andi",
@@ -104,6 +104,17 @@ const llvm::StringMap<ScalarFn> &table() {
     m["arith.trunci"] = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool) {
       Type t = resultCarrier(op);
       return x[0].getType() == t ? x[0] : arith::TruncIOp::create(b, loc, t, x[0]).getResult();
+    };
+    // Division: the pipelined kernel's is div.full.f32 (full range, at most 2
+    // ulp: as Triton divides fp32), the reference's IEEE div.rn.f32. ptxas
+    // makes each div.rn a branch around a slow-path call, so a tile's
+    // divisions run one after another: the SiLU epilogue of a 128x128 dual
+    // GEMM took 9.4 us with them, 0.8 us with div.full (bench/results/
+    // epilogue-cost-h100-2026-11-27), the outputs verified alike.
+    m["arith.divf"] = [](OpBuilder &b, Location loc, Operation *op, ValueRange x, bool fast) {
+      if (fast && resultCarrier(op).isF32())
+        return intrinsic(b, loc, "llvm.nvvm.div.full", x);
+      return cloneScalar(b, loc, op, x, resultCarrier(op));
     };
     m["math.absf"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::FAbsOp::create(b, loc, x[0]).getResult();
