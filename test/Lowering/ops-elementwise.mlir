@@ -44,7 +44,7 @@ func.func @ew(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 6
 // CHECK-COUNT-32: llvm.nvvm.lg2.approx.ftz.f
 // CHECK-COUNT-32: tanh.approx.f32
 // CHECK-COUNT-32: llvm.intr.fabs
-// CHECK-COUNT-32: llvm.intr.sqrt
+// CHECK-COUNT-32: llvm.nvvm.sqrt.approx.f
 // CHECK-COUNT-32: llvm.nvvm.rsqrt.approx.ftz.f
 // CHECK-COUNT-32: arith.negf
 // f32 division as div.full (the reference's stays IEEE: reference.mlir).

@@ -7,9 +7,10 @@
 // (Frag::unrounded), which is exactly the op's semantics.
 //
 // Fast forms (the pipelined kernel): ex2.approx.ftz, lg2.approx.ftz,
-// tanh.approx, rsqrt.approx.ftz, div.full. The reference takes the non-ftz forms and
-// builds tanh and rsqrt from exp2 and IEEE division and square root, so the
-// two lowerings do not share an approximation.
+// tanh.approx, rsqrt.approx.ftz, div.full, sqrt.approx. The reference takes
+// the non-ftz forms, divides and takes square roots as IEEE, and builds tanh
+// and rsqrt from exp2 and IEEE division and square root, so the two
+// lowerings do not share an approximation.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/patterns/Patterns.h"
@@ -122,7 +123,12 @@ const llvm::StringMap<ScalarFn> &table() {
     m["math.fma"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::FMAOp::create(b, loc, x[0], x[1], x[2]).getResult();
     };
-    m["math.sqrt"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+    // sqrt.approx.f32 (at most 2^-23 relative) in the kernel: the IEEE
+    // sqrt.rn.f32 costs as div.rn does (a 128x128 epilogue's square roots
+    // took 4.0 us against 0.1, bench/results/epilogue-cost-h100-2026-11-27).
+    m["math.sqrt"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
+      if (fast)
+        return intrinsic(b, loc, "llvm.nvvm.sqrt.approx.f", x[0]);
       return LLVM::SqrtOp::create(b, loc, x[0]).getResult(); // sqrt.rn.f32
     };
     m["math.rsqrt"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) {
@@ -224,6 +230,10 @@ public:
     if (name == "math.exp" || name == "math.exp2" || name == "math.log" ||
         name == "math.log2" || name == "math.rsqrt")
       return -21;
+    if (name == "arith.divf")
+      return -22; // div.full.f32: at most 2 ulp
+    if (name == "math.sqrt")
+      return -23; // sqrt.approx.f32
     return 0;
   }
 };
