@@ -150,6 +150,21 @@ for _f in sorted(os.listdir(FP8_SCHEDULES_DIR)) if os.path.isdir(FP8_SCHEDULES_D
 _generated_ir = {}
 
 
+# bench/timeline/epilogue-cost/div-prepare.sh: NAME-SUFFIX, "old" compiled by the lowering
+# before div.full (superseded), "new" by the one after. NAME: (IR file, schedule file or None).
+DIV_PREPARE = {
+    "attn_d128": ("assets/attention_fwd_d128.mlir", None),
+    "attn_d128_cp1": ("assets/attention_fwd_d128.mlir", "attention_cp_dot1_s3.json"),
+    "attn_d64": ("assets/attention_fwd_d64.mlir", None),
+    "attn_d64_cp1": ("assets/attention_fwd_d64.mlir", "attention_cp_dot1_s3.json"),
+    "pattn_d128": ("assets/persistent_attention_fwd_d128.mlir", None),
+    "swiglu_partial": ("bench/unseen/swiglu_dual_gemm.mlir", None),
+    "swiglu_4096": ("bench/unseen/swiglu_dual_gemm.mlir", None),
+    "gemm": ("assets/gemm.mlir", None),
+}
+BEFORE_DIV_FULL_BUNDLE = "compiled before div.full (div-prepare.sh SUFFIX=old)"
+
+
 def asset_ir(asset):
     """The IR file of an asset; fp8_gemm_e5m2b is generated as bench/fp8/prepare.sh does."""
     if asset == "fp8_gemm_e5m2b":
@@ -426,6 +441,17 @@ def collect():
                 entry.update(asset=r["timeline_asset"]["asset"], ir=ir, variant=r["timeline_asset"]["schedule"],
                              size=size_label(sizes), schedule=json.load(open(sched)) if sched else None,
                              sizes=sizes)
+            elif (folder.startswith("epilogue-cost-") and base.rpartition("-")[0] in DIV_PREPARE
+                  and base.rpartition("-")[2] in ("old", "new") and r.get("problem")):
+                name, _, suffix = base.rpartition("-")
+                ir, sched = DIV_PREPARE[name]
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=os.path.splitext(os.path.basename(ir))[0], ir=os.path.join(ROOT, ir),
+                             variant=base, size=size_label(sizes),
+                             schedule=json.load(open(os.path.join(SCHEDULES_DIR, sched))) if sched else None,
+                             sizes=sizes)
+                if suffix == "old":
+                    entry["superseded"] = BEFORE_DIV_FULL_BUNDLE
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
@@ -435,7 +461,7 @@ def collect():
                 # no script here rebuilds: counted, never predicted.
                 left_out.setdefault(folder, []).append(base)
                 continue
-            entry["lowering"] = lowering_of(folder, entry["asset"])
+            entry["lowering"] = "superseded" if entry.get("superseded") else lowering_of(folder, entry["asset"])
             rows.append(entry)
     # Repeated runs of one configuration in one folder (rounds, the app's drag): one row,
     # the median of their times.
@@ -456,7 +482,7 @@ def config_key(e):
     """One configuration in one folder: the same IR, schedule and sizes (bundles of different
     names that compile the same thing, e.g. the GEMM asset in two scripts, are repeated runs)."""
     return (e["folder"], e.get("ir") or asset_ir(e["asset"]), json.dumps(e["schedule"], sort_keys=True),
-            json.dumps(e["sizes"], sort_keys=True))
+            json.dumps(e["sizes"], sort_keys=True), e.get("superseded"))
 
 
 def noise(runs):
@@ -668,7 +694,8 @@ def markdown(table, noise_level):
     for g in table:
         if g in bar:
             continue
-        why = superseded_why(g["folder"], g["asset"]) or "current lowering, " + g["device"]
+        why = (g["rows"][0].get("superseded") or superseded_why(g["folder"], g["asset"])
+               or "current lowering, " + g["device"])
         folders.setdefault((g["folder"], g["device"], why), []).append(g)
         old.append(f"| {g['folder']} | {g['device']} | {g['asset']} | {g['size']} | {g['n']} | "
                    f"{100 * g['spread']:.1f}% | {fmt_sp(g) if g['ranked'] else '-'} | "
