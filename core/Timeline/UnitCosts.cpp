@@ -218,9 +218,13 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"math.sin", 2},
       {"math.cos", 2},  {"math.erf", 6},  {"math.expm1", 2}, {"math.log1p", 2},
       {"arith.divf", 2}, {"math.powf", 3}, {"math.atan", 6}, {"math.sigmoid", 3}};
-  static const std::set<std::string> convertClass = {
-      "arith.truncf", "arith.extf", "arith.sitofp", "arith.uitofp", "arith.fptosi",
-      "arith.fptoui"};
+  // Float width changes: packed in pairs (cvt.rn.bf16x2.f32), one conversion
+  // unit per element.
+  static const std::set<std::string> convertClass = {"arith.truncf", "arith.extf"};
+  // Integer <-> float: one result per instruction (I2F, F2I), so two units per
+  // element of the pipe that packs the float conversions in pairs.
+  static const std::set<std::string> intConvertClass = {"arith.sitofp", "arith.uitofp",
+                                                        "arith.fptosi", "arith.fptoui"};
   // Views and register moves the lowering makes free (or nearly).
   static const std::set<std::string> freeClass = {
       "tile.broadcast", "tile.splat", "tensor.splat", "arith.bitcast", "tensor.expand_shape",
@@ -245,6 +249,10 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
   }
   if (convertClass.count(n)) {
     w.convert += e;
+    return true;
+  }
+  if (intConvertClass.count(n)) {
+    w.convert += 2 * e;
     return true;
   }
   if (freeClass.count(n))
