@@ -165,9 +165,11 @@ TEST(UnitCosts, CausalAttention) {
   EXPECT_TRUE(unit(*c, "MMA0").accumulatesOnto.empty()); // a zero constant
 }
 
-// A loop with ops the model has no class for, an integer index tile and a
-// splat: costed generically (and named), never an error.
-const char *kNewOps = R"mlir(
+/// A kernel over one 128x64 bf16 tile of A per K step (the load is unit
+/// "load"), storing a 128x64 f32 tile: `constants` go before the loop, `body`
+/// follows the load and yields the accumulator.
+std::string loopKernel(const std::string &constants, const std::string &body) {
+  return R"mlir(
 module {
   func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, K] -> (M, K)>},
                %C: !tile.desc<128x64xf32> {tile.shape = affine_map<()[M, K] -> (M, K)>},
@@ -177,9 +179,22 @@ module {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  )mlir" + constants + R"mlir(
     %r = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32>) {
       %a = tile.load %A[%c0, %k] {tile.sched = #tile.sched<"load", stage = 0, order = 0, group = 0>}
           : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+  )mlir" + body + R"mlir(
+    }
+    tile.store %C[%c0, %c0], %r : !tile.desc<128x64xf32>, tensor<128x64xf32>
+    return
+  }
+}
+)mlir";
+}
+
+// A loop with ops the model has no class for, an integer index tile and a
+// splat: costed generically (and named), never an error.
+const std::string kNewOps = loopKernel("", R"mlir(
       %f = arith.extf %a {tile.sched = #tile.sched<"math", stage = 1, order = 1, group = 0>}
           : tensor<128x64xbf16> to tensor<128x64xf32>
       %e = math.cbrt %f {tile.sched = #tile.sched<"math", stage = 1, order = 1, group = 0>}
@@ -187,12 +202,7 @@ module {
       %s = arith.addf %acc, %e {tile.sched = #tile.sched<"math", stage = 1, order = 1, group = 0>}
           : tensor<128x64xf32>
       scf.yield %s : tensor<128x64xf32>
-    }
-    tile.store %C[%c0, %c0], %r : !tile.desc<128x64xf32>, tensor<128x64xf32>
-    return
-  }
-}
-)mlir";
+)mlir");
 
 TEST(UnitCosts, UnknownOpsGetAGenericCostAndANote) {
   auto p = parse(kNewOps, false);
@@ -222,22 +232,11 @@ TEST(UnitCosts, UnknownOpsGetAGenericCostAndANote) {
 // 64-row slab: as the PTX of the window variant has it, 18 compares for 32
 // elements), predicate logic folds into the compares, and anything that is
 // not linear in the position is per element.
-const char *kPositionMath = R"mlir(
-module {
-  func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, K] -> (M, K)>},
-               %C: !tile.desc<128x64xf32> {tile.shape = affine_map<()[M, K] -> (M, K)>},
-               %M: index {tile.size = "M"}, %K: index {tile.size = "K"})
-      attributes {tile.kernel, tile.grid = affine_map<()[M, K] -> (M ceildiv 128)>,
-                  tile.defaults = {M = 256 : i64, K = 1000 : i64}} {
-    %c0 = arith.constant 0 : index
-    %c64 = arith.constant 64 : index
-    %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+const std::string kPositionMath = loopKernel(R"mlir(
     %zi = arith.constant dense<0> : tensor<128x64xi32>
     %wi = arith.constant dense<256> : tensor<128x64xi32>
     %ninf = arith.constant dense<-1.0e30> : tensor<128x64xf32>
-    %r = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32>) {
-      %a = tile.load %A[%c0, %k] {tile.sched = #tile.sched<"load", stage = 0, order = 0, group = 0>}
-          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+)mlir", R"mlir(
       %f = arith.extf %a {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>}
           : tensor<128x64xbf16> to tensor<128x64xf32>
       %rows = tile.iota %c0, dim = 0 {tile.sched = #tile.sched<"mask", stage = 1, order = 1, group = 0>} : tensor<128x64xi32>
@@ -255,12 +254,7 @@ module {
       %pf = arith.sitofp %prod {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi32> to tensor<128x64xf32>
       %o = arith.select %both, %pf, %s {tile.sched = #tile.sched<"other", stage = 1, order = 2, group = 0>} : tensor<128x64xi1>, tensor<128x64xf32>
       scf.yield %o : tensor<128x64xf32>
-    }
-    tile.store %C[%c0, %c0], %r : !tile.desc<128x64xf32>, tensor<128x64xf32>
-    return
-  }
-}
-)mlir";
+)mlir");
 
 TEST(UnitCosts, PositionMathCostsPerDistinctValue) {
   auto p = parse(kPositionMath, false);
