@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::app;
@@ -59,6 +60,7 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
   // What the trace says about itself.
   const json::Object *other = root.getObject("otherData");
   std::vector<std::string> unitNames;
+  std::set<std::string> epilogueNames; // units of "kind": "epilogue"
   std::map<int64_t, std::string> roleOfWarpGroup; // warp group id -> role
   bool listsUnits = false;
   if (other) {
@@ -98,6 +100,8 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
         }
         unitNames.push_back(name->str());
         t.unitGroups.push_back(u->getInteger("group").value_or(-1));
+        if (u->getString("kind").value_or("") == "epilogue")
+          epilogueNames.insert(name->str());
       }
       if (std::find(t.unitGroups.begin(), t.unitGroups.end(), -1) != t.unitGroups.end())
         t.unitGroups.clear();
@@ -216,8 +220,10 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
            std::make_pair(processSort.count(b) ? processSort[b] : b, b);
   });
   Timeline shape;
+  // The app colours units by its loop's units; the epilogue is no unit of
+  // the loop.
   for (const std::string &n : unitNames)
-    shape.units.push_back({n, ZoneKind::Other}); // the app colours them by its loop's units
+    shape.units.push_back({n, epilogueNames.count(n) ? ZoneKind::Epilogue : ZoneKind::Other});
   for (int64_t pid : pids) {
     std::vector<int64_t> &tids = tidsOf[pid];
     std::sort(tids.begin(), tids.end());

@@ -142,8 +142,11 @@ bool parseTrace(const json::Object &t, MeasuredTrace &out, std::string &error) {
     }
     unitIds.push_back(*o->getInteger("id"));
     out.unitGroups.push_back(o->getInteger("group").value_or(-1));
-    // The kind comes from the loop graph (the app matches names).
-    shape.units.push_back({o->getString("name")->str(), ZoneKind::Other});
+    // The kind comes from the loop graph (the app matches names); the
+    // epilogue is no unit of the loop.
+    shape.units.push_back({o->getString("name")->str(),
+                           o->getString("kind").value_or("") == "epilogue" ? ZoneKind::Epilogue
+                                                                           : ZoneKind::Other});
   }
   if (std::find(out.unitGroups.begin(), out.unitGroups.end(), -1) != out.unitGroups.end())
     out.unitGroups.clear(); // some unit has no group: the trace does not say

@@ -95,7 +95,8 @@ int TimelineModel::lastIteration() const {
   int last = -1;
   for (const Timeline *t : {&predicted_, &measured_})
     for (const Zone &z : t->zones)
-      last = std::max(last, static_cast<int>(z.iteration));
+      if (z.unit >= t->units.size() || t->units[z.unit].kind != ZoneKind::Epilogue)
+        last = std::max(last, static_cast<int>(z.iteration)); // the loop's, not after it
   return last;
 }
 

@@ -20,6 +20,7 @@ ImU32 zoneFill(ZoneKind k, float alpha) {
   case ZoneKind::Load: return unitFill(UnitKind::Load, alpha);
   case ZoneKind::Dot: return unitFill(UnitKind::Dot, alpha);
   case ZoneKind::Compute: return unitFill(UnitKind::Compute, alpha);
+  case ZoneKind::Epilogue: return IM_COL32(92, 140, 150, static_cast<int>(alpha * 255));
   case ZoneKind::Other: break;
   }
   return IM_COL32(120, 124, 136, static_cast<int>(alpha * 255));
@@ -30,6 +31,7 @@ ImU32 zoneAccent(ZoneKind k) {
   case ZoneKind::Load: return unitAccent(UnitKind::Load);
   case ZoneKind::Dot: return unitAccent(UnitKind::Dot);
   case ZoneKind::Compute: return unitAccent(UnitKind::Compute);
+  case ZoneKind::Epilogue: return IM_COL32(150, 205, 215, 255);
   case ZoneKind::Other: break;
   }
   return IM_COL32(200, 200, 210, 255);
@@ -258,11 +260,16 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
       // The unit and its iteration, when they fit.
       if (r.zone && r.x1 - r.x0 > 24 && laneH >= small) {
         char label[96];
-        std::snprintf(label, sizeof label, "%s %d", m.unitName(lane, *r.zone).c_str(),
-                      r.zone->iteration);
+        // The epilogue is after the loop: its iteration is no source iteration.
+        bool epilogue = r.kind == ZoneKind::Epilogue;
+        if (epilogue)
+          std::snprintf(label, sizeof label, "%s", m.unitName(lane, *r.zone).c_str());
+        else
+          std::snprintf(label, sizeof label, "%s %d", m.unitName(lane, *r.zone).c_str(),
+                        r.zone->iteration);
         ImVec2 ts = font->CalcTextSizeA(small, FLT_MAX, 0, label);
         if (ts.x + 6 > r.x1 - r.x0)
-          std::snprintf(label, sizeof label, "%d", r.zone->iteration);
+          std::snprintf(label, sizeof label, "%s", epilogue ? "" : std::to_string(r.zone->iteration).c_str());
         ts = font->CalcTextSizeA(small, FLT_MAX, 0, label);
         if (ts.x + 4 <= r.x1 - r.x0)
           dl->AddText(font, small, ImVec2(a.x + 3, top + (laneH - ts.y) / 2),
@@ -283,8 +290,11 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
   if (hoveredZone) {
     const TimelineLane &lane = m.lanes()[hoveredLane];
     char tip[256];
-    std::snprintf(tip, sizeof tip, "%s, iteration %d\n%s: %s\nstart %s, duration %s",
-                  m.unitName(lane, *hoveredZone).c_str(), hoveredZone->iteration,
+    bool epilogue = m.unitKind(lane, *hoveredZone) == ZoneKind::Epilogue;
+    std::snprintf(tip, sizeof tip, "%s, %s %d\n%s: %s\nstart %s, duration %s",
+                  m.unitName(lane, *hoveredZone).c_str(),
+                  epilogue ? "after iteration" : "iteration",
+                  hoveredZone->iteration - (epilogue ? 1 : 0),
                   lane.measured ? "measured" : "predicted", lane.label.c_str(),
                   formatNs(hoveredZone->start).c_str(),
                   formatNs(hoveredZone->end - hoveredZone->start).c_str());

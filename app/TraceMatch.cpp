@@ -112,9 +112,13 @@ std::string stagecraft::app::checkTraceMatches(const MeasuredTraceFile &file,
   if (file.trace.ctas.empty())
     return "it has no sampled CTA";
   // Every CTA of a trace has the same units.
+  // Its epilogue (the code after the loop) is no unit of the loop.
   const timeline::Timeline &shape = file.trace.ctas.front().timeline;
+  auto epilogue = [&](const timeline::TimelineUnit &u) {
+    return u.kind == timeline::ZoneKind::Epilogue;
+  };
   for (const timeline::TimelineUnit &u : shape.units)
-    if (graph.findUnit(u.name) < 0)
+    if (!epilogue(u) && graph.findUnit(u.name) < 0)
       return "its unit \"" + u.name + "\" is not in this kernel's loop (" + unitList(graph) + ")";
   const std::vector<int64_t> &groups = file.trace.unitGroups;
   if (!groups.empty()) // the trace lists every unit of its loop
@@ -135,6 +139,8 @@ std::string stagecraft::app::checkTraceMatches(const MeasuredTraceFile &file,
   }
   if (!groups.empty()) {
     for (size_t i = 0; i < shape.units.size() && i < groups.size(); ++i) {
+      if (epilogue(shape.units[i]))
+        continue;
       int u = graph.findUnit(shape.units[i].name);
       int64_t here = effectiveSchedule(graph, schedule, u).group;
       if (groups[i] != here)
@@ -147,7 +153,8 @@ std::string stagecraft::app::checkTraceMatches(const MeasuredTraceFile &file,
   std::map<int, std::set<timeline::RowKind>> rolesOf; // unit -> the rows it was recorded on
   for (const MeasuredCta &c : file.trace.ctas)
     for (const timeline::Zone &z : c.timeline.zones)
-      if (z.row < c.timeline.rows.size() && z.unit < c.timeline.units.size())
+      if (z.row < c.timeline.rows.size() && z.unit < c.timeline.units.size() &&
+          !epilogue(c.timeline.units[z.unit]))
         rolesOf[graph.findUnit(c.timeline.units[z.unit].name)].insert(c.timeline.rows[z.row].kind);
   for (const auto &[u, roles] : rolesOf) {
     const std::string &name = graph.units[u].name;

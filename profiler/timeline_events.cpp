@@ -25,9 +25,12 @@ json::Value warpGroupsJson(const TimelineSpec &spec) {
 
 json::Value unitsJson(const TimelineSpec &spec) {
   json::Value units = json::Value::array();
-  for (const TimelineUnit &u : spec.units)
-    units.push(json::Value::object({{"id", json::Value::integer(u.id)}, {"name", json::Value::string(u.name)},
-                                    {"group", json::Value::integer(u.group)}}));
+  for (const TimelineUnit &u : spec.units) {
+    json::Value unit = json::Value::object({{"id", json::Value::integer(u.id)}, {"name", json::Value::string(u.name)},
+                                            {"group", json::Value::integer(u.group)}});
+    if (!u.kind.empty()) unit.set("kind", json::Value::string(u.kind));
+    units.push(std::move(unit));
+  }
   return units;
 }
 

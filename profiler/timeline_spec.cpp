@@ -102,13 +102,17 @@ TimelineSpec parseTimelineSpec(const json::Value &v, const std::array<int64_t, 3
     std::string p = path + ".units[" + std::to_string(i) + "]";
     const json::Value &u = units.items()[i];
     if (!u.isObject()) fail(p, std::string("expected an object, got ") + json::typeName(u.type()));
-    noteOtherFields(u, p, {"id", "name", "group"}, warnings);
+    noteOtherFields(u, p, {"id", "name", "group", "kind"}, warnings);
     TimelineUnit t;
     t.id = integer(field(u, p, "id"), p + ".id", 0, 65535);
     if (!ids.insert(t.id).second) fail(p + ".id", "unit id " + std::to_string(t.id) + " is listed twice");
     t.name = text(field(u, p, "name"), p + ".name");
     if (t.name.empty()) fail(p + ".name", "must not be empty");
     t.group = integer(field(u, p, "group"), p + ".group", 0, 1023);
+    if (const json::Value *k = u.find("kind")) {
+      t.kind = text(*k, p + ".kind");
+      if (t.kind != "epilogue") fail(p + ".kind", "unknown kind \"" + t.kind + "\" (expected \"epilogue\")");
+    }
     s.units.push_back(t);
   }
 

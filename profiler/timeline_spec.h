@@ -33,6 +33,7 @@ struct TimelineUnit {
   int64_t id = 0;
   std::string name;
   int64_t group = 0;  // schedule group (informational)
+  std::string kind;   // "epilogue": the code after a tile's loop, no schedule's unit; else ""
 };
 
 struct TimelineSpec {

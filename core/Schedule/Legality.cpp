@@ -45,6 +45,10 @@ int LoopGraph::findUnit(llvm::StringRef name) const {
   return -1;
 }
 
+std::string LoopGraph::epilogueUnitName() const {
+  return findUnit("epilogue") < 0 ? "epilogue" : "epilogue (after the loop)";
+}
+
 OpSchedule stagecraft::effectiveSchedule(const LoopGraph &graph,
                                          const Schedule &schedule,
                                          unsigned unit) {

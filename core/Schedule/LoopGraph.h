@@ -103,6 +103,9 @@ struct LoopGraph {
   Schedule initialSchedule;
 
   int findUnit(llvm::StringRef name) const;
+  /// The name timelines give the code after the loop (its register math and
+  /// stores): "epilogue", unless a unit of the loop is named so.
+  std::string epilogueUnitName() const;
   int64_t warpGroupsOf(int64_t group) const {
     return group >= 0 && group < static_cast<int64_t>(warpGroups.size())
                ? warpGroups[group]

@@ -11,6 +11,7 @@
 #include "core/Timeline/SimPlan.h"
 #include "core/Timeline/SmRun.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -317,6 +318,12 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
         {u.name, u.kind == UnitKind::Load  ? ZoneKind::Load
                  : u.kind == UnitKind::Dot ? ZoneKind::Dot
                                            : ZoneKind::Compute});
+  // The code after the loop (SmRun's last zone of a consumer). A loop
+  // simulated in part ends before the real one does: no epilogue then.
+  auto epilogue = static_cast<uint16_t>(g.units.size());
+  out.timeline.units.push_back({g.epilogueUnitName(), ZoneKind::Epilogue});
+  if (simTrip < shownTrip)
+    llvm::erase_if(out.timeline.zones, [&](const Zone &z) { return z.unit == epilogue; });
 
   auto extrapolate = [&](const CtaTime &t, int64_t trip, int64_t simulated) {
     return t.cycles + static_cast<double>(trip - simulated) * perIterationCycles;

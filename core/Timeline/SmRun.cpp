@@ -585,6 +585,7 @@ bool SmRun::stepEpilogue(int cta, int wg) {
       return false;
     endWait(cta, r);
     r.phase = 1;
+    r.unitStart = r.now;
     if (plan_.epilogueMathCycles > 0) {
       r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), plan_.epilogueMathCycles));
       pipesChanged(r.now);
@@ -600,6 +601,9 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     // (cp.async.bulk.wait_group.read), not for the tile to reach memory.
     r.now = tmaFree_ + m_.syncLatencyCycles;
   }
+  // The epilogue's zone: the unit after the loop's (Simulator.cpp names it),
+  // at source iteration trip, where the instrumented kernel records it.
+  zone(cta, wg, static_cast<unsigned>(g_.units.size()), trip_, r.unitStart, r.now);
   r.done = true;
   return false;
 }

@@ -27,8 +27,8 @@ enum class RowKind {
 const char *rowKindName(RowKind kind);
 
 /// The kind of unit a zone belongs to, for colours (the board's: loads,
-/// dots, register math).
-enum class ZoneKind : uint8_t { Load, Dot, Compute, Other };
+/// dots, register math; the code after the loop, LoopGraph::epilogueUnitName).
+enum class ZoneKind : uint8_t { Load, Dot, Compute, Epilogue, Other };
 
 struct TimelineRow {
   std::string name; // "producer", "consumer 0", "tensor cores", ...

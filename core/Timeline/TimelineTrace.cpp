@@ -9,6 +9,7 @@ static const char *category(ZoneKind k) {
   case ZoneKind::Load: return "load";
   case ZoneKind::Dot: return "dot";
   case ZoneKind::Compute: return "compute";
+  case ZoneKind::Epilogue: return "epilogue";
   case ZoneKind::Other: return "other";
   }
   return "other";

@@ -47,7 +47,8 @@ bool readDescription(DictionaryAttr d, TimelineDescription &out) {
     auto group = u ? u.getAs<IntegerAttr>("group") : IntegerAttr();
     if (!id || !name || !group)
       return false;
-    out.units.push_back({id.getInt(), name.str(), group.getInt()});
+    auto kind = u.getAs<StringAttr>("kind");
+    out.units.push_back({id.getInt(), name.str(), group.getInt(), kind ? kind.str() : ""});
   }
   return true;
 }

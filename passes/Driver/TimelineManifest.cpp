@@ -33,8 +33,12 @@ std::string stagecraft::timelineManifestObject(const TimelineDescription &d,
                                         {"role", d.warpGroups[i].role},
                                         {"name", d.warpGroups[i].name}});
   llvm::json::Array units;
-  for (const TimelineDescription::Unit &u : d.units)
-    units.push_back(llvm::json::Object{{"id", u.id}, {"name", u.name}, {"group", u.group}});
+  for (const TimelineDescription::Unit &u : d.units) {
+    llvm::json::Object unit{{"id", u.id}, {"name", u.name}, {"group", u.group}};
+    if (!u.kind.empty())
+      unit["kind"] = u.kind;
+    units.push_back(std::move(unit));
+  }
   llvm::json::Object o{{"module", "timeline"},   {"kernel", kernel},
                        {"clock", "globaltimer"}, {"sampled_ctas", std::move(ctas)},
                        {"warp_groups", std::move(groups)}, {"units", std::move(units)},

@@ -26,6 +26,9 @@ struct TimelineDescription {
     int64_t id = 0;
     std::string name;
     int64_t group = 0;
+    /// "epilogue" for the code after the loop (not a unit of the schedule),
+    /// else empty.
+    std::string kind;
   };
   int64_t ctas = 4, capacity = 0;
   /// A persistent kernel's tiles recorded per sampled CTA (0: every tile).

@@ -898,9 +898,9 @@ void ConsumerEmitter::emitKernelLoop() {
         }
         return inits;
       });
-  // The tile's last unit ends with its loop, before the epilogue.
+  // The tile's last unit ends with its loop, where its epilogue starts.
   if (frame.probes)
-    frame.probes->end(e);
+    frame.probes->epilogue(e, e.add(curBase, frame.trip.count));
   SmallVector<Value> tied(finals);
   unsigned k = 0;
   for (auto [r, l] : order) {
@@ -962,6 +962,10 @@ void ConsumerEmitter::emitTile() {
     outside[op->getResult(0)] = local[op->getResult(0)];
   }
   local.clear();
+  // The epilogue ends with its stores (a persistent kernel's next tile
+  // may first wait for its turn or its loads).
+  if (frame.probes)
+    frame.probes->end(e);
 }
 
 } // namespace

@@ -99,13 +99,24 @@ void TimelineProbes::install(Emitter &e, WarpGroupFrame &frame) {
       units.push_back(u.unit);
   llvm::sort(units);
   SmallVector<Attribute> unitAttrs;
+  int64_t consumerGroup = -1;
   for (unsigned u : units) {
     int64_t g = effectiveSchedule(plan.graph, plan.graph.initialSchedule, u).group;
+    if (plan.graph.units[u].kind != UnitKind::Load && consumerGroup < 0)
+      consumerGroup = g;
     unitAttrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr("id", b.getI64IntegerAttr(u)),
          b.getNamedAttr("name", b.getStringAttr(plan.graph.units[u].name)),
          b.getNamedAttr("group", b.getI64IntegerAttr(g))}));
   }
+  // The consumers' code after each tile's loop: a unit of no schedule, with
+  // the id after the loop's units (the runner's ids are below 65536).
+  epilogueUnit = static_cast<unsigned>(plan.graph.units.size());
+  unitAttrs.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("id", b.getI64IntegerAttr(epilogueUnit)),
+       b.getNamedAttr("name", b.getStringAttr(plan.graph.epilogueUnitName())),
+       b.getNamedAttr("group", b.getI64IntegerAttr(std::max<int64_t>(consumerGroup, 0))),
+       b.getNamedAttr("kind", b.getStringAttr("epilogue"))}));
   fn->setAttr("stagecraft.timeline",
               b.getDictionaryAttr({b.getNamedAttr("ctas", b.getI64IntegerAttr(ctas)),
                                    b.getNamedAttr("capacity", b.getI64IntegerAttr(capacity)),
@@ -139,6 +150,10 @@ void TimelineProbes::mark(Emitter &e, unsigned unit, Value iteration, Value when
   // Counted past the capacity too: the runner reports the overflow.
   LLVM::StoreOp::create(e.b, e.loc, e.add(n, arith::ExtUIOp::create(e.b, e.loc, e.i32(), on)),
                         counter);
+}
+
+void TimelineProbes::epilogue(Emitter &e, Value iteration) {
+  mark(e, epilogueUnit, iteration, arith::ConstantIntOp::create(e.b, e.loc, 1, 1));
 }
 
 void TimelineProbes::end(Emitter &e) {

@@ -8,7 +8,11 @@
 // group) of a few sampled CTAs. Each record is {stamp, unit, source
 // iteration}, one 16-byte store made before the unit's code: a unit lasts
 // until the thread's next record, the next unit's start or an end marker
-// (after each tile's loop and at the end of the role's code). The thread
+// (after the producer's tile loop, before a staggered consumer's wait for
+// its turn, at the end of the role's code). A consumer records its tile's
+// epilogue as a unit too: the code after the loop, from the loop's end to
+// an end marker after the stores (the id after the loop's units, "kind":
+// "epilogue" in the manifest; the predicted timeline has it too). The thread
 // counts its records in a local counter (a register once LLVM promotes it),
 // drops those past the capacity but counts them, and writes its region's
 // header {count, %smid} when its role's code ends.
@@ -76,9 +80,12 @@ public:
   /// wgmma and the wait that retires it made ptxas inject a warpgroup.wait,
   /// C7517, into the probed copy).
   void mark(hopper::Emitter &e, unsigned unit, mlir::Value iteration, mlir::Value when);
-  /// The warp group's current unit ends here and no other starts (after a
-  /// tile's loop, before its epilogue).
+  /// The warp group's current unit ends here and no other starts.
   void end(hopper::Emitter &e);
+  /// The warp group's current unit ends and the tile's epilogue (the code
+  /// after its loop, to the next end marker) starts, at `iteration` (the
+  /// tile's first source iteration past its loop: ring base + trip count).
+  void epilogue(hopper::Emitter &e, mlir::Value iteration);
   /// An end marker and the header {count, %smid}, at the end of the warp
   /// group's code.
   void finish(hopper::Emitter &e);
@@ -96,6 +103,7 @@ public:
 private:
   const KernelPlan &plan;
   int64_t ctas, capacity, tiles;
+  unsigned epilogueUnit = 0;        // the id after the loop's units
   mlir::Value counter;              // i32 alloca
   mlir::Value buffer;               // !llvm.ptr<1>
   mlir::Value sampled, slot;        // i1, i32

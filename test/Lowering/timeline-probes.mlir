@@ -9,7 +9,7 @@
 // CHECK: llvm.func @gemm(
 // CHECK-SAME: %arg5: i32, %[[BUF:.*]]: !llvm.ptr<1>)
 // CHECK-SAME: stagecraft.timeline = {capacity = 100 : i64, ctas = 3 : i64,
-// CHECK-SAME: units = [{group = 0 : i64, id = 0 : i64, name = "loadA"}, {group = 0 : i64, id = 1 : i64, name = "loadB"}, {group = 1 : i64, id = 2 : i64, name = "MMA"}]
+// CHECK-SAME: units = [{group = 0 : i64, id = 0 : i64, name = "loadA"}, {group = 0 : i64, id = 1 : i64, name = "loadB"}, {group = 1 : i64, id = 2 : i64, name = "MMA"}, {group = 1 : i64, id = 3 : i64, kind = "epilogue", name = "epilogue"}]
 // CHECK-SAME: warp_groups = [{name = "producer", role = "producer"}, {name = "consumer 0", role = "consumer"}, {name = "consumer 1", role = "consumer"}]
 // The record counter, then the sampled-CTA guard: the linear CTA id, the
 // stride (CTAs / min(3, CTAs)) and the slot; the registers read in asm of
@@ -63,14 +63,20 @@
 // CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[REGION]]
 // CHECK-NEXT: llvm.store %[[SM]], %[[AT]]
 // Consumers: region 1 + the consumer warp group, thread 0 of each records MMA
-// (unit 2) before its wait and wgmma, and an end marker before the epilogue.
+// (unit 2) before its wait and wgmma; after the loop the epilogue (unit 3, the
+// id after the loop's) at iteration trip count, and an end marker after its
+// stores.
 // CHECK: nvvm.setmaxregister increase
 // CHECK: arith.constant 128 : i32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}}, %c2_i32{{[_0-9]*}}, %{{[0-9]+}} :
 // CHECK: wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: %[[EPI:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}} %[[EPI]], %{{[0-9]+}} :
+// CHECK-NOT: st.global.v4.b32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: arith.constant -1 : i32
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32
-// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: nvvm.read.ptx.sreg.smid
 
 // The kernel itself has none of it.

@@ -201,6 +201,36 @@ TEST(TraceMatch, AcceptsATraceOfThisKernelAndSchedule) {
             "");
 }
 
+TEST(TraceMatch, TheEpilogueIsNoUnitOfTheLoop) {
+  // A trace of a bundle compiled since the epilogue is recorded: otherData
+  // lists it with "kind": "epilogue", and its events follow each tile's loop.
+  std::string text = readText(tracePath("gemm-ws-h100-with-schedule.trace.json"));
+  const std::string units = R"({"id": 2, "name": "MMA", "group": 1}])";
+  ASSERT_NE(text.find(units), std::string::npos);
+  text.replace(text.find(units), units.size(),
+               R"({"id": 2, "name": "MMA", "group": 1}, {"id": 3, "name": "epilogue", "group": 1, "kind": "epilogue"}])");
+  const std::string events = "{\"traceEvents\": [";
+  text.replace(text.find(events), events.size(),
+               events + R"({"name": "epilogue", "cat": "consumer", "ph": "X", "ts": 90.0, "dur": 2.0, "pid": 1, "tid": 2, "args": {"iteration": 128, "start_ns": 90000, "duration_ns": 2000}},)");
+  MeasuredTraceFile f;
+  std::string error;
+  ASSERT_TRUE(parseMeasuredTraceFile(text, f, error)) << error;
+  const timeline::Timeline &t = f.trace.ctas[0].timeline;
+  int epilogue = t.findUnit("epilogue");
+  ASSERT_GE(epilogue, 0);
+  EXPECT_EQ(t.units[epilogue].kind, timeline::ZoneKind::Epilogue);
+  EXPECT_EQ(t.units[t.findUnit("MMA")].kind, timeline::ZoneKind::Other); // the app colours it
+  size_t zones = 0;
+  for (const timeline::Zone &z : t.zones)
+    zones += z.unit == static_cast<uint16_t>(epilogue);
+  EXPECT_EQ(zones, 1u);
+  Loop gemm("gemm.mlir");
+  EXPECT_EQ(gemm.check(f), "");
+  // A unit the loop does not have is still refused.
+  f.trace.ctas[0].timeline.units[epilogue].kind = timeline::ZoneKind::Other;
+  EXPECT_NE(gemm.check(f).find("its unit \"epilogue\" is not in this kernel's loop"), std::string::npos);
+}
+
 TEST(TraceMatch, RefusesAnotherKernel) {
   Loop attention("attention_fwd_d128.mlir");
   std::string e = attention.check(read("gemm-ws-h100.trace.json"));

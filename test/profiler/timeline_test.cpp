@@ -68,7 +68,7 @@ TEST(TimelineSpec, ParsesTheManifestObject) {
 // 0, 1024, 2048, 3072); test/Compile/timeline-bundle.test runs the runner on a real bundle.
 TEST(TimelineSpec, AcceptsTheCompilersObject) {
   const char *compiled = R"(,
-  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","record":"unit_start","runs_without_buffer":true,"sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
+  "timeline": {"capacity":8192,"clock":"globaltimer","kernel":"gemm_kernel","module":"timeline","record":"unit_start","runs_without_buffer":true,"sampled_ctas":[0,1024,2048,3072],"units":[{"group":0,"id":0,"name":"loadA"},{"group":0,"id":1,"name":"loadB"},{"group":1,"id":2,"name":"MMA"},{"group":1,"id":3,"kind":"epilogue","name":"epilogue"}],"warp_groups":[{"id":0,"name":"producer","role":"producer"},{"id":1,"name":"consumer 0","role":"consumer"},{"id":2,"name":"consumer 1","role":"consumer"}]}
 })";
   Manifest m = parseManifest(withTimeline(compiled));
   ASSERT_TRUE(m.timeline.has_value());
@@ -79,6 +79,10 @@ TEST(TimelineSpec, AcceptsTheCompilersObject) {
   EXPECT_EQ(s.warpGroups[0].role, "producer");
   EXPECT_EQ(s.warpGroups[2].name, "consumer 1");
   EXPECT_EQ(s.unitName(2), "MMA");
+  EXPECT_EQ(s.units[2].kind, "");
+  // The code after each tile's loop, no unit of the schedule.
+  EXPECT_EQ(s.unitName(3), "epilogue");
+  EXPECT_EQ(s.units[3].kind, "epilogue");
   EXPECT_EQ(s.capacity, 8192);
   EXPECT_EQ(s.record, TimelineSpec::Record::UnitStart);
   EXPECT_TRUE(s.runsWithoutBuffer);  // the runner may launch it with a null buffer
@@ -112,6 +116,9 @@ TEST(TimelineSpec, BadFieldsAreNamed) {
             std::string::npos);
   EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"runs_without_buffer\": 1")))
                 .find("timeline.runs_without_buffer: expected true or false"),
+            std::string::npos);
+  EXPECT_NE(errorOf(withTimeline(replaced(kTimeline, "\"name\": \"MMA\",", "\"name\": \"MMA\", \"kind\": \"prologue\",")))
+                .find("timeline.units[1].kind: unknown kind \"prologue\" (expected \"epilogue\")"),
             std::string::npos);
   // Unknown fields warn, as everywhere in the manifest.
   Manifest m = parseManifest(withTimeline(replaced(kTimeline, "\"capacity\": 3", "\"capacity\": 3, \"colour\": 1")));
@@ -358,7 +365,8 @@ TEST(TimelineEvents, ChromeTraceAndResultObject) {
 }
 
 TEST(TimelineEvents, TracesSayWhatKernelAndScheduleTheyBelongTo) {
-  Manifest m = parseManifest(withTimeline());
+  Manifest m = parseManifest(withTimeline(
+      replaced(kTimeline, "\"group\": 1}]", "\"group\": 1}, {\"id\": 2, \"name\": \"epilogue\", \"group\": 1, \"kind\": \"epilogue\"}]")));
   const TimelineSpec &spec = *m.timeline;
   BufferWriter b(spec);
   b.header(0, 1, 1, 5);
@@ -380,7 +388,12 @@ TEST(TimelineEvents, TracesSayWhatKernelAndScheduleTheyBelongTo) {
     EXPECT_EQ(u.find("id")->asInt(), spec.units[i].id);
     EXPECT_EQ(u.find("name")->asString(), spec.units[i].name);
     EXPECT_EQ(u.find("group")->asInt(), spec.units[i].group);
+    // The epilogue says what it is; the loop's units have no kind.
+    const json::Value *kind = u.find("kind");
+    EXPECT_EQ(kind ? kind->asString() : "", spec.units[i].kind);
   }
+  ASSERT_EQ(spec.units.size(), 3u);
+  EXPECT_EQ(spec.units[2].kind, "epilogue");
   ASSERT_TRUE(other->find("warp_groups")->isArray());
   ASSERT_EQ(other->find("warp_groups")->items().size(), spec.warpGroups.size());
   EXPECT_EQ(other->find("warp_groups")->items()[0].find("role")->asString(), spec.warpGroups[0].role);

@@ -477,13 +477,61 @@ TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
     if (p.timeline.rows[z.row].kind == RowKind::Consumer ||
         p.timeline.rows[z.row].kind == RowKind::Producer)
       ++n;
-  EXPECT_EQ(n, 6 * 2);
+  EXPECT_EQ(n, 6 * 2 + 1); // and the consumer's epilogue
   trace::Document doc = predictedTrace(p, "k", roundModel());
   EXPECT_EQ(doc.events.size(), p.timeline.zones.size());
   EXPECT_EQ(doc.processes.size(), 1u);
   EXPECT_EQ(doc.threads.size(), p.timeline.rows.size());
   EXPECT_EQ(doc.threads[0].name, "producer");
   EXPECT_EQ(doc.threads[1].name, "consumer 0");
+}
+
+TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
+  // Unpipelined, 250 cycles an iteration (UnpipelinedLoopIsTheSumOfItsParts):
+  // the last dot retires at 2500; the epilogue's 300-byte store streams at
+  // 1 byte a cycle: a zone of the unit after the loop's, at iteration trip,
+  // on the consumer's row, from 2500 to 2800 ns (1 GHz).
+  LoadDot k(10);
+  k.costs.epilogueStoreBytes = 300;
+  Prediction p = k.run(schedule(0, 1, 0));
+  ASSERT_TRUE(p.ok) << p.error;
+  ASSERT_EQ(p.timeline.units.size(), 3u);
+  EXPECT_EQ(p.timeline.units[2].name, "epilogue");
+  EXPECT_EQ(p.timeline.units[2].kind, ZoneKind::Epilogue);
+  std::vector<Zone> epilogues;
+  for (const Zone &z : p.timeline.zones)
+    if (z.unit == 2)
+      epilogues.push_back(z);
+  ASSERT_EQ(epilogues.size(), 1u);
+  EXPECT_EQ(p.timeline.rows[epilogues[0].row].kind, RowKind::Consumer);
+  EXPECT_EQ(epilogues[0].iteration, 10);
+  EXPECT_NEAR(epilogues[0].start, 2500, 1e-6);
+  EXPECT_NEAR(epilogues[0].end, 2800, 1e-6);
+  trace::Document doc = predictedTrace(p, "k", roundModel());
+  auto e = std::find_if(doc.events.begin(), doc.events.end(),
+                        [](const trace::Event &x) { return x.name == "epilogue"; });
+  ASSERT_NE(e, doc.events.end());
+  EXPECT_EQ(e->category, "epilogue");
+
+  // A loop simulated in part (8 of 10 iterations) would show it too early.
+  SimOptions part;
+  part.maxSimulatedIterations = 8;
+  ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
+  Prediction cut = predict(k.graph, schedule(0, 1, 0), r, k.costs, roundModel(), part);
+  ASSERT_TRUE(cut.ok) << cut.error;
+  for (const Zone &z : cut.timeline.zones)
+    EXPECT_NE(z.unit, 2) << "an epilogue zone at " << z.start;
+
+  // A loop unit named "epilogue" keeps its name; the code after the loop
+  // gets another.
+  k.graph.units[0].name = "epilogue";
+  k.costs.units[0].name = "epilogue";
+  Schedule renamed;
+  renamed.set("epilogue", {0, 0, 1, 0});
+  renamed.set("MMA", {0, 1, 1, 0});
+  Prediction named = k.run(renamed);
+  ASSERT_TRUE(named.ok) << named.error;
+  EXPECT_EQ(named.timeline.units[2].name, "epilogue (after the loop)");
 }
 
 TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
