@@ -69,21 +69,25 @@ void TimelineModel::fit() {
   viewEnd_ = contentEnd_ * 1.02;
 }
 
-bool TimelineModel::focusIterations(int first, int last) {
-  const Timeline &t = predicted_.zones.empty() ? measured_ : predicted_;
-  // The consumers' zones: a producer works iterations ahead of them.
-  bool consumers = false;
-  for (const timeline::TimelineRow &r : t.rows)
-    consumers |= r.kind == RowKind::Consumer;
+bool TimelineModel::focusIterations(int first, int last, bool both) {
   double lo = 0, hi = 0;
   bool any = false;
-  for (const Zone &z : t.zones)
-    if (z.iteration >= first && z.iteration <= last &&
-        (!consumers || t.rows[z.row].kind == RowKind::Consumer)) {
-      lo = any ? std::min(lo, z.start) : z.start;
-      hi = any ? std::max(hi, z.end) : z.end;
-      any = true;
-    }
+  for (const Timeline *shown : {&predicted_, &measured_}) {
+    const Timeline &t = *shown;
+    if (!both && &t != (predicted_.zones.empty() ? &measured_ : &predicted_))
+      continue;
+    // The consumers' zones: a producer works iterations ahead of them.
+    bool consumers = false;
+    for (const timeline::TimelineRow &r : t.rows)
+      consumers |= r.kind == RowKind::Consumer;
+    for (const Zone &z : t.zones)
+      if (z.iteration >= first && z.iteration <= last &&
+          (!consumers || t.rows[z.row].kind == RowKind::Consumer)) {
+        lo = any ? std::min(lo, z.start) : z.start;
+        hi = any ? std::max(hi, z.end) : z.end;
+        any = true;
+      }
+  }
   if (!any)
     return false;
   double pad = 0.03 * (hi - lo);

@@ -57,8 +57,9 @@ public:
   /// Shows everything.
   void fit();
   /// Shows source iterations [first, last] of the predicted timeline (or of
-  /// the measured one when there is no prediction); false when it has none.
-  bool focusIterations(int first, int last);
+  /// the measured one when there is no prediction; of both with `both`, as
+  /// far apart as they run); false when it has none.
+  bool focusIterations(int first, int last, bool both = false);
   /// The largest source iteration in the content (-1 when empty).
   int lastIteration() const;
   /// Zooms by `factor` (> 1: in) keeping the time under `anchor` (0..1 of

@@ -67,7 +67,8 @@ void refresh(AppState &app, TimelineUi &ui) {
   ui.model.set(std::move(predicted), std::move(measured), !kernelChanged);
   if (fresh && !ui.model.empty()) {
     int mid = ui.model.lastIteration() / 2;
-    ui.model.focusIterations(std::max(0, mid - 2), mid + 1);
+    if (ui.focusFirst < 0 || !ui.model.focusIterations(ui.focusFirst, ui.focusLast, true))
+      ui.model.focusIterations(std::max(0, mid - 2), mid + 1);
   }
   ui.predictionVersion = app.predictionVersion();
   ui.traceKey = shown.key;

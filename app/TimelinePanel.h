@@ -37,6 +37,9 @@ struct TimelineUi {
   /// The tallest a lane gets when there is room (the panel alone in the
   /// window, for screenshots, affords more than the normal layout).
   float maxLaneHeight = 17;
+  /// The source iterations a new kernel's timeline opens on (-1: a few
+  /// steady-state ones).
+  int focusFirst = -1, focusLast = -1;
   // Interaction.
   bool dragging = false;
   float lastMouseX = 0;

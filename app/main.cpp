@@ -51,6 +51,7 @@ struct Args {
   std::string schedule;
   std::string trace;
   bool timelineOnly = false;
+  int focusFirst = -1, focusLast = -1; // --timeline-iterations
   std::string lesson;
 };
 
@@ -72,6 +73,9 @@ const char *kUsage =
     "                      stagecraft-run BUNDLE --trace FILE.json, or its result JSON)\n"
     "  --panel timeline    show only the timeline panel (for screenshots)\n"
     "  --select UNIT       select an op at start (for screenshots)\n"
+    "  --timeline-iterations A:B\n"
+    "                      the timeline opens on source iterations A to B (the\n"
+    "                      epilogue is the iteration after the loop's last)\n"
     "  --lesson L          open a lesson: its directory, or its number (Help > Lessons)\n";
 
 bool parseArgs(int argc, char **argv, Args &a) {
@@ -114,6 +118,15 @@ bool parseArgs(int argc, char **argv, Args &a) {
         return false;
       }
       a.timelineOnly = true;
+    } else if (s == "--timeline-iterations") {
+      std::string v;
+      if (!value(v)) return false;
+      char end = 0;
+      if (std::sscanf(v.c_str(), "%d:%d%c", &a.focusFirst, &a.focusLast, &end) != 2 ||
+          a.focusFirst < 0 || a.focusLast < a.focusFirst) {
+        std::fprintf(stderr, "stagecraft: bad --timeline-iterations %s (e.g. 60:64)\n", v.c_str());
+        return false;
+      }
     } else if (s == "--lesson") {
       if (!value(a.lesson)) return false;
     } else if (s == "--size") {
@@ -327,6 +340,8 @@ int main(int argc, char **argv) {
   if (!args.select.empty())
     app->select(args.select);
   ui.timelineOnly = args.timelineOnly;
+  ui.timeline.focusFirst = args.focusFirst;
+  ui.timeline.focusLast = args.focusLast;
   int exitCode = 0;
   if (!args.trace.empty() && !app->openMeasuredTrace(args.trace)) {
     std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());

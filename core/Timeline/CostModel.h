@@ -44,6 +44,7 @@ struct HopperModel {
   /// results/l2-sharing-h100-2026-11-26: two SMs of a TPC reading the same
   /// bytes took 1.75x the rate of two reading different ones; 2 - 2/1.75).
   double tpcCoalescing = 0.857;
+  double stagingBytesPerCycle = 128; // registers -> shared memory (st.shared, per SM)
   int64_t smemPerSM = 233472;   // 228 KiB
   int64_t smemReservedPerCta = 1024;
   int64_t regsPerSM = 65536;
@@ -86,6 +87,11 @@ struct HopperModel {
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
   double ctaOverheadCycles = 4650.0;
+  /// What a CTA taking the slot of a finished one pays of that: the exit,
+  /// the next CTA's launch and set-up before its first unit (cycles). The
+  /// epilogue's zones (docs/timeline.md, "The epilogue") showed the stores
+  /// take less time than the model had given them, which had held this.
+  double ctaRelaunchCycles = 0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;
@@ -103,6 +109,16 @@ struct HopperModel {
   /// the other consumer's MMA runs, not a few cycles). 0: the issue never
   /// waits.
   double wgmmaIssueQueue = 4.618;
+  /// The epilogue, per stored panel (ConsumerLoop.cpp, emitStore): the
+  /// consumers' two named barriers, the proxy fence and the TMA issue
+  /// (cycles), besides writing the panel to shared memory at
+  /// stagingBytesPerCycle. Measured from the epilogue zones of the H100's
+  /// traces (docs/timeline.md, "The epilogue").
+  double epiloguePanelCycles = 100;
+  /// A TMA store reading its staged panel out of shared memory (bytes per
+  /// cycle): a staging slot is free again, for the panel two later, when
+  /// its store has read it.
+  double storeBytesPerCycle = 64;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of

@@ -110,6 +110,10 @@ struct KernelCosts {
   int64_t prologueLoadBytes = 0;
   MathWork prologueMath;
   int64_t epilogueStoreBytes = 0;
+  /// The stores' panels in store order (bytes each): the lowering stages
+  /// and stores one 128-byte-wide column panel at a time (ConsumerLoop.cpp,
+  /// emitStore). Empty: one panel of epilogueStoreBytes.
+  std::vector<int64_t> epiloguePanelBytes;
   MathWork epilogueMath;
   /// Bytes of the global tensors the kernel reads and writes (each once):
   /// a floor on the whole run through DRAM bandwidth.

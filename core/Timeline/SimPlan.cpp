@@ -200,6 +200,10 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   double share = consumers ? 1.0 / consumers : 1.0;
   plan.epilogueMathCycles = model.mathCycles(costs.epilogueMath.scaled(share));
   plan.epilogueStoreBytes = static_cast<double>(costs.epilogueStoreBytes);
+  for (int64_t b : costs.epiloguePanelBytes)
+    plan.epiloguePanelBytes.push_back(static_cast<double>(b));
+  if (plan.epiloguePanelBytes.empty() && costs.epilogueStoreBytes > 0)
+    plan.epiloguePanelBytes.push_back(plan.epilogueStoreBytes);
   plan.prologueLoadBytes = static_cast<double>(costs.prologueLoadBytes);
   return "";
 }

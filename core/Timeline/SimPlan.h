@@ -88,6 +88,7 @@ struct Plan {
   int64_t threads = 0;
   double epilogueMathCycles = 0; // per consumer warp group
   double epilogueStoreBytes = 0;
+  std::vector<double> epiloguePanelBytes; // at least one panel when anything is stored
   double prologueLoadBytes = 0;
 };
 

@@ -67,11 +67,17 @@ private:
     /// math group was handed its turn of kernel iteration k (kUnknown until
     /// the other one hands it over).
     std::vector<std::vector<double>> turnGiven;
+    /// The epilogue: the consumers that reached its panels, when the last
+    /// did, when its last panel was issued and when its stores had read
+    /// their staging (kUnknown until then).
+    int epilogueArrived = 0;
+    double epilogueReady = 0, epilogueEnd = kUnknown, storesRead = kUnknown;
   };
   /// Something a blocked warp group waits for.
   struct Key {
     int kind; // 0: a load ready, 1: a buffer released, 2: a tensor job, 3: a math job,
-              // 4: a staggered turn (a: warp group in its group, b: kernel iteration)
+              // 4: a staggered turn (a: warp group in its group, b: kernel iteration),
+              // 5: the epilogue's panels stored
     int cta;
     int64_t a, b;
     bool operator<(const Key &o) const {
@@ -147,6 +153,7 @@ private:
   bool stepCompute(int cta, int wg, unsigned u, int64_t i);
   bool stepEndOfIteration(int cta, int wg);
   bool stepEpilogue(int cta, int wg);
+  void storePanels(int cta);
   /// Staggered consumers: waits for this warp group's turn at the body's
   /// dots in its kernel iteration; false while the other has it.
   bool takeTurn(int cta, int wg);
@@ -193,6 +200,7 @@ private:
   std::map<uint64_t, std::pair<unsigned, int64_t>> tensorJobUnit_;
   std::map<uint64_t, double> mathDone_;
   double tmaFree_ = 0;
+  double storeFree_ = 0; // the SM's TMA stores read their panels in order
   int tmaRow_ = -1;
   std::vector<int> wgmmaRow_; // per warp group: its wgmma row, or -1
   RunResult result_;
@@ -575,6 +583,7 @@ bool SmRun::stepEndOfIteration(int cta, int wg) {
 bool SmRun::stepEpilogue(int cta, int wg) {
   WgRun &r = ctas_[cta].wgs[wg];
   const WarpGroupPlan &w = plan_.wgs[wg];
+  Cta &c = ctas_[cta];
   if (!w.computes) {
     r.done = true;
     return false;
@@ -593,19 +602,56 @@ bool SmRun::stepEpilogue(int cta, int wg) {
   }
   if (r.mathJob >= 0 && !finishMath(cta, wg))
     return false;
-  if (w.indexInGroup == 0 && plan_.epilogueStoreBytes > 0) {
-    double s = std::max(r.now, tmaFree_);
-    tmaFree_ = s + m_.transferCycles(plan_.epilogueStoreBytes);
-    result_.tma.spans.push_back({s, tmaFree_});
-    // The CTA waits for the TMA to have read its staged tile
-    // (cp.async.bulk.wait_group.read), not for the tile to reach memory.
-    r.now = tmaFree_ + m_.syncLatencyCycles;
+  if (r.phase == 1) {
+    // Every consumer stages every panel (named barriers over all of them):
+    // the panels start when the last one has its values, and all of them
+    // leave with the last panel's issue.
+    r.phase = 2;
+    c.epilogueReady = std::max(c.epilogueReady, r.now);
+    int consumers = 0;
+    for (const WarpGroupPlan &x : plan_.wgs)
+      consumers += x.computes;
+    if (++c.epilogueArrived < consumers) {
+      block({5, cta, 0, 0}, cta, wg, "the other consumers' epilogue");
+      return false;
+    }
+    storePanels(cta);
+    resolve({5, cta, 0, 0}, c.epilogueEnd);
   }
-  // The epilogue's zone: the unit after the loop's (Simulator.cpp names it),
-  // at source iteration trip, where the instrumented kernel records it.
+  r.now = std::max(r.now, c.epilogueEnd);
+  endWait(cta, r);
+  // The epilogue's zone: the unit after the loop's (Simulator.cpp names
+  // it), at source iteration trip, where the instrumented kernel records it.
   zone(cta, wg, static_cast<unsigned>(g_.units.size()), trip_, r.unitStart, r.now);
+  // The storing thread (consumer 0's) waits for the stores to have read
+  // their staging before the CTA exits (cp.async.bulk.wait_group.read 0).
+  if (&w == &*std::find_if(plan_.wgs.begin(), plan_.wgs.end(),
+                            [](const WarpGroupPlan &x) { return x.computes; }))
+    r.now = std::max(r.now, c.storesRead + m_.syncLatencyCycles);
   r.done = true;
   return false;
+}
+
+void SmRun::storePanels(int cta) {
+  // Per panel (ConsumerLoop.cpp, emitStore): wait for the store two panels
+  // back to have read its staging slot (two slots), the barriers, the
+  // staging write and the fence, then one thread issues its TMA store,
+  // which reads the panel while the next one is staged.
+  Cta &c = ctas_[cta];
+  const std::vector<double> &panels = plan_.epiloguePanelBytes;
+  std::vector<double> read(panels.size(), 0);
+  double t = c.epilogueReady;
+  for (size_t p = 0; p < panels.size(); ++p) {
+    if (p >= 2)
+      t = std::max(t, read[p - 2]);
+    t += m_.epiloguePanelCycles + panels[p] / m_.stagingBytesPerCycle;
+    double s = std::max(t, storeFree_);
+    read[p] = storeFree_ = s + panels[p] / m_.storeBytesPerCycle;
+    result_.tma.spans.push_back({s, read[p]});
+    zone(cta, tmaRow_, static_cast<unsigned>(g_.units.size()), trip_, s, read[p]);
+  }
+  c.epilogueEnd = t;
+  c.storesRead = panels.empty() ? t : read.back();
 }
 
 bool SmRun::step(int cta, int wg) {

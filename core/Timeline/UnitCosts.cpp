@@ -547,7 +547,15 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     if (auto load = dyn_cast<LoadOp>(op)) {
       addLoad(load, costs.prologueLoadBytes, nullptr);
     } else if (auto store = dyn_cast<StoreOp>(op)) {
-      costs.epilogueStoreBytes += store.getDesc().getType().getBoxBytes();
+      auto desc = store.getDesc().getType();
+      costs.epilogueStoreBytes += desc.getBoxBytes();
+      // Panels of the box's TMA width (as Placement.cpp's SmemTile).
+      ArrayRef<int64_t> shape = desc.getTileShape();
+      int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+      int64_t panelCols = std::max<int64_t>(1, desc.getLoadBoxShape().back());
+      for (int64_t c = 0; c < shape.back(); c += panelCols)
+        costs.epiloguePanelBytes.push_back(rows * std::min(panelCols, shape.back() - c) *
+                                           desc.getElementBytes());
     } else if (!isa<DotOp, DotScaledOp>(op)) {
       addMath(op, nullptr, before ? costs.prologueMath : costs.epilogueMath);
     }

@@ -161,7 +161,8 @@ void TimelineProbes::end(Emitter &e) {
 }
 
 void TimelineProbes::finish(Emitter &e) {
-  end(e);
+  // Every role's last unit has ended already (the producer's with its tile
+  // loop, a consumer's epilogue after its stores): no second end marker.
   e.ifThen(recording, [&] {
     Value sm = NVVM::SmIdOp::create(e.b, e.loc, e.i32());
     Value n = LLVM::LoadOp::create(e.b, e.loc, e.i32(), counter);

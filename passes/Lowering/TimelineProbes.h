@@ -9,7 +9,7 @@
 // iteration}, one 16-byte store made before the unit's code: a unit lasts
 // until the thread's next record, the next unit's start or an end marker
 // (after the producer's tile loop, before a staggered consumer's wait for
-// its turn, at the end of the role's code). A consumer records its tile's
+// its turn). A consumer records its tile's
 // epilogue as a unit too: the code after the loop, from the loop's end to
 // an end marker after the stores (the id after the loop's units, "kind":
 // "epilogue" in the manifest; the predicted timeline has it too). The thread
@@ -86,8 +86,8 @@ public:
   /// after its loop, to the next end marker) starts, at `iteration` (the
   /// tile's first source iteration past its loop: ring base + trip count).
   void epilogue(hopper::Emitter &e, mlir::Value iteration);
-  /// An end marker and the header {count, %smid}, at the end of the warp
-  /// group's code.
+  /// The header {count, %smid}, at the end of the warp group's code (its
+  /// last unit ended at an end marker already).
   void finish(hopper::Emitter &e);
 
   /// Whether this CTA records (i1, uniform over the CTA).

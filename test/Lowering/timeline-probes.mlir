@@ -50,12 +50,11 @@
 // CHECK-NEXT: %[[N1:.*]] = arith.addi %[[N0]], %[[INC]]
 // CHECK-NEXT: llvm.store %[[N1]], %[[COUNTER]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// After the tile's loop an end marker (unit -1), and at the end of the
-// producer's code another, then the header: count, %smid.
+// After the tile's loop an end marker (unit -1), then, at the end of the
+// producer's code, no other record: the header, count and %smid.
 // CHECK: %[[END:.*]] = arith.constant -1 : i32
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32{{.*}} %[[END]]
-// CHECK: arith.constant -1 : i32
-// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32
+// CHECK-NOT: st.global.v4.b32
 // CHECK: %[[SM:.*]] = nvvm.read.ptx.sreg.smid
 // CHECK-NEXT: %[[N:.*]] = llvm.load %[[COUNTER]]
 // CHECK-NEXT: llvm.store %[[N]], %[[REGION:.*]] {alignment = 8 : i64} : i32, !llvm.ptr<1>
@@ -77,6 +76,7 @@
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: arith.constant -1 : i32
 // CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}st.global.v4.b32
+// CHECK-NOT: st.global.v4.b32
 // CHECK: nvvm.read.ptx.sreg.smid
 
 // The kernel itself has none of it.

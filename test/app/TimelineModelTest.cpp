@@ -51,6 +51,26 @@ TEST(TimelineModel, LanesPredictedThenMeasured) {
   EXPECT_GE(m.viewEnd(), 200);
 }
 
+TEST(TimelineModel, TheEpilogueIsAfterTheLastIteration) {
+  // The epilogue's zone carries the iteration after the loop's last: the
+  // last iteration is still the loop's.
+  Timeline t = twoRows(10); // iterations 0 .. 4
+  t.units.push_back({"epilogue", ZoneKind::Epilogue});
+  Zone e;
+  e.row = 0;
+  e.unit = 2;
+  e.iteration = 5;
+  e.start = 200;
+  e.end = 260;
+  t.zones.push_back(e);
+  TimelineModel m;
+  m.set(t, Timeline(), false);
+  EXPECT_EQ(m.lastIteration(), 4);
+  EXPECT_EQ(m.unitKind(m.lanes()[0], e), ZoneKind::Epilogue);
+  EXPECT_TRUE(m.focusIterations(4, 5)); // the last iteration and the epilogue
+  EXPECT_GT(m.viewEnd(), 260);
+}
+
 TEST(TimelineModel, CullsWhatIsOutsideTheView) {
   TimelineModel m;
   m.set(twoRows(1000), Timeline(), false);
@@ -132,6 +152,17 @@ TEST(TimelineModel, HitTestAndSelectionAndFocus) {
   EXPECT_GT(m.viewEnd(), 470);
   EXPECT_LT(m.viewEnd() - m.viewStart(), 100);
   EXPECT_FALSE(m.focusIterations(500, 600));
+  // Both timelines: the measured one running 1000 ns later, iterations 10
+  // and 11 of both (400 .. 470 and 1400 .. 1470 ns) in one view.
+  Timeline later = twoRows(100);
+  for (Zone &x : later.zones)
+    x.start += 1000, x.end += 1000;
+  m.set(twoRows(100), later, false);
+  EXPECT_TRUE(m.focusIterations(10, 11, true));
+  EXPECT_LT(m.viewStart(), 400);
+  EXPECT_GT(m.viewEnd(), 1470);
+  EXPECT_TRUE(m.focusIterations(10, 11)); // the predicted one's only
+  EXPECT_LT(m.viewEnd(), 1000);
   EXPECT_EQ(formatNs(830), "830 ns");
   EXPECT_EQ(formatNs(1250), "1.25 us");
   EXPECT_EQ(formatNs(2.5e6), "2.50 ms");

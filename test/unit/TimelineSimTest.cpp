@@ -488,36 +488,67 @@ TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
 
 TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   // Unpipelined, 250 cycles an iteration (UnpipelinedLoopIsTheSumOfItsParts):
-  // the last dot retires at 2500; the epilogue's 300-byte store streams at
-  // 1 byte a cycle: a zone of the unit after the loop's, at iteration trip,
-  // on the consumer's row, from 2500 to 2800 ns (1 GHz).
+  // the last dot retires at 2500. Three stored panels of 300 bytes, each
+  // 100 cycles of barriers and fence plus 3 of staging (100 bytes a cycle),
+  // its store reading it at 1 byte a cycle, two staging slots:
+  //   panel 0 issued at 2603, read 2603-2903;
+  //   panel 1 issued at 2706, read 2903-3203 (after panel 0's);
+  //   panel 2 waits for panel 0's slot (2903), issued at 3006, read 3203-3503.
+  // The consumer's epilogue zone: 2500-3006 ns (1 GHz), the unit after the
+  // loop's at iteration trip; the stores on the TMA row; the CTA ends when
+  // the last store has read its panel (3503).
   LoadDot k(10);
-  k.costs.epilogueStoreBytes = 300;
-  Prediction p = k.run(schedule(0, 1, 0));
+  k.costs.epilogueStoreBytes = 900;
+  k.costs.epiloguePanelBytes = {300, 300, 300};
+  HopperModel m = roundModel();
+  m.epiloguePanelCycles = 100;
+  m.stagingBytesPerCycle = 100;
+  m.storeBytesPerCycle = 1;
+  Prediction p = k.run(schedule(0, 1, 0), m);
   ASSERT_TRUE(p.ok) << p.error;
   ASSERT_EQ(p.timeline.units.size(), 3u);
   EXPECT_EQ(p.timeline.units[2].name, "epilogue");
   EXPECT_EQ(p.timeline.units[2].kind, ZoneKind::Epilogue);
-  std::vector<Zone> epilogues;
+  std::vector<Zone> consumer, stores;
   for (const Zone &z : p.timeline.zones)
     if (z.unit == 2)
-      epilogues.push_back(z);
-  ASSERT_EQ(epilogues.size(), 1u);
-  EXPECT_EQ(p.timeline.rows[epilogues[0].row].kind, RowKind::Consumer);
-  EXPECT_EQ(epilogues[0].iteration, 10);
-  EXPECT_NEAR(epilogues[0].start, 2500, 1e-6);
-  EXPECT_NEAR(epilogues[0].end, 2800, 1e-6);
-  trace::Document doc = predictedTrace(p, "k", roundModel());
+      (p.timeline.rows[z.row].kind == RowKind::Consumer ? consumer : stores).push_back(z);
+  ASSERT_EQ(consumer.size(), 1u);
+  EXPECT_EQ(consumer[0].iteration, 10);
+  EXPECT_NEAR(consumer[0].start, 2500, 1e-6);
+  EXPECT_NEAR(consumer[0].end, 3006, 1e-6);
+  ASSERT_EQ(stores.size(), 3u);
+  EXPECT_EQ(p.timeline.rows[stores[0].row].kind, RowKind::LoadPipe);
+  EXPECT_NEAR(stores[0].start, 2603, 1e-6);
+  EXPECT_NEAR(stores[1].start, 2903, 1e-6);
+  EXPECT_NEAR(stores[2].start, 3203, 1e-6);
+  EXPECT_NEAR(stores[2].end, 3503, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 3503, 1e-6);
+  trace::Document doc = predictedTrace(p, "k", m);
   auto e = std::find_if(doc.events.begin(), doc.events.end(),
                         [](const trace::Event &x) { return x.name == "epilogue"; });
   ASSERT_NE(e, doc.events.end());
   EXPECT_EQ(e->category, "epilogue");
 
+  // Two consumers stage every panel together: both zones end at the last
+  // panel's issue, each from its own last wgmma.
+  LoadDot two(10, 2);
+  two.costs.epilogueStoreBytes = 900;
+  two.costs.epiloguePanelBytes = {300, 300, 300};
+  Prediction q = two.run(schedule(0, 0, 1), m);
+  ASSERT_TRUE(q.ok) << q.error;
+  std::vector<Zone> ends;
+  for (const Zone &z : q.timeline.zones)
+    if (z.unit == 2 && q.timeline.rows[z.row].kind == RowKind::Consumer)
+      ends.push_back(z);
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_NEAR(ends[0].end, ends[1].end, 1e-6);
+
   // A loop simulated in part (8 of 10 iterations) would show it too early.
   SimOptions part;
   part.maxSimulatedIterations = 8;
   ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
-  Prediction cut = predict(k.graph, schedule(0, 1, 0), r, k.costs, roundModel(), part);
+  Prediction cut = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, part);
   ASSERT_TRUE(cut.ok) << cut.error;
   for (const Zone &z : cut.timeline.zones)
     EXPECT_NE(z.unit, 2) << "an epilogue zone at " << z.start;

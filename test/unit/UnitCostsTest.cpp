@@ -77,6 +77,8 @@ TEST(UnitCosts, Gemm) {
   // The epilogue: the bf16 conversion of the accumulator and its store.
   EXPECT_EQ(c->epilogueMath.convert, 128 * 256);
   EXPECT_EQ(c->epilogueStoreBytes, 128 * 256 * 2);
+  // Stored as the lowering stages it: four 128-byte-wide panels of 128 rows.
+  EXPECT_EQ(c->epiloguePanelBytes, (std::vector<int64_t>(4, 128 * 128)));
   EXPECT_EQ(c->prologueLoadBytes, 0);
   // 8192^3: 64 x 32 CTAs of 128 iterations.
   EXPECT_EQ(c->grid, (std::vector<int64_t>{64, 32, 1}));
