@@ -636,7 +636,6 @@ FIT = {  # name: (low, high)
     "sync_latency_cycles": (2, 1500),
     "math_efficiency": (0.15, 1.0),
     "cta_overhead_cycles": (200, 20000),
-    "cta_relaunch_cycles": (1, 8000),
     "tensor_math_interference": (0.01, 3.0),
     "wgmma_latency_cycles": (1, 2000),
     "wgmma_issue_queue": (0.25, 32),

@@ -80,7 +80,6 @@ const Field kFields[] = {
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
     {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
-    {"cta_relaunch_cycles", &HopperModel::ctaRelaunchCycles},
     {"tensor_math_interference", &HopperModel::tensorMathInterference},
     {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},
     {"issue_cycles", &HopperModel::issueCycles},

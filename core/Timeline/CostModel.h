@@ -86,12 +86,7 @@ struct HopperModel {
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
-  double ctaOverheadCycles = 4650.0;
-  /// What a CTA taking the slot of a finished one pays of that: the exit,
-  /// the next CTA's launch and set-up before its first unit (cycles). The
-  /// epilogue's zones (docs/timeline.md, "The epilogue") showed the stores
-  /// take less time than the model had given them, which had held this.
-  double ctaRelaunchCycles = 0;
+  double ctaOverheadCycles = 4000.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;

@@ -397,8 +397,8 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   bool uniform = durations.size() == 1;
   // The launch's set-up (ctaOverheadCycles: the launch, barrier set-up, the
   // first waits) is paid once per slot: a CTA that takes a slot a finished
-  // CTA left pays only ctaRelaunchCycles of it.
-  double relaunch = std::max(0.0, model.ctaOverheadCycles - model.ctaRelaunchCycles);
+  // CTA left starts without the launch's latency.
+  double relaunch = model.ctaOverheadCycles;
   if (uniform) {
     int64_t rounds = (out.ctas + slots - 1) / slots;
     double d = durations.begin()->second;
