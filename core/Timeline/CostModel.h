@@ -109,7 +109,7 @@ struct HopperModel {
   /// (cycles), besides writing the panel to shared memory at
   /// stagingBytesPerCycle. Measured from the epilogue zones of the H100's
   /// traces (docs/timeline.md, "The epilogue").
-  double epiloguePanelCycles = 100;
+  double epiloguePanelCycles = 150;
   /// A TMA store reading its staged panel out of shared memory (bytes per
   /// cycle): a staging slot is free again, for the panel two later, when
   /// its store has read it.

@@ -401,6 +401,22 @@ void addMath(Operation *op, UnitWork *unit, MathWork &work) {
       e *= positionShare(*dims, op->getResult(0).getType());
     }
   }
+  // A division by a broadcast vector (attention's output / l): ptxas
+  // computes one reciprocal per distinct divisor in a thread and multiplies
+  // by it (the H100 SASS of attention d64 and d128: 2 MUFU.RCP a thread for
+  // their 32 and 64 divisions; SwiGLU's per-element divisors, 64 for 64),
+  // with div.full's range scaling around it: per element three FMUL and an
+  // FSEL (d64: 100 FMUL and 32 FSEL for 32 elements before the stores).
+  if (auto div = dyn_cast<arith::DivFOp>(op)) {
+    auto b = div.getRhs().getDefiningOp<BroadcastOp>();
+    auto t = dyn_cast<RankedTensorType>(div.getType());
+    if (b && t && t.getRank() == 2 && b.getDim() <= 1) {
+      unsigned varying = 1u << (1 - b.getDim()); // along the other dimension
+      work.mufu += e * positionShare(varying, t);
+      work.fma += 4 * e;
+      return;
+    }
+  }
   if (classifyElementwise(name, e, work))
     return;
   work.generic += e;

@@ -165,6 +165,13 @@ TEST(UnitCosts, CausalAttention) {
   EXPECT_EQ(mma1.accumulatesOnto, (std::vector<std::string>{"MUL"}));
   EXPECT_FALSE(unit(*c, "MMA0").dots[0].aInRegisters); // Q from shared memory
   EXPECT_TRUE(unit(*c, "MMA0").accumulatesOnto.empty()); // a zero constant
+  // The epilogue: O / l, l broadcast along the columns: one reciprocal per
+  // row a thread holds (2 of each 64-row slab's rows, so 4 / 128 of the
+  // elements: the SASS has 2 MUFU.RCP a thread), the range scaling, its
+  // select and the multiply per element; the conversion to bf16.
+  EXPECT_EQ(c->epilogueMath.mufu, 128 * 128 * 4 / 128);
+  EXPECT_EQ(c->epilogueMath.fma, 4 * 128 * 128);
+  EXPECT_EQ(c->epilogueMath.convert, 128 * 128);
 }
 
 /// A kernel over one 128x64 bf16 tile of A per K step (the load is unit
