@@ -88,6 +88,29 @@ TEST(TimelinePanel, DrawsThePredictedZonesOfACompiledKernel) {
     EXPECT_GT(h.zoneCenter(unit, 1).x, 0) << unit;
 }
 
+TEST(TimelinePanel, DrawsTheEpilogueAfterTheLoop) {
+  // Opened on the loop's last iteration and the one after it (the epilogue's,
+  // --timeline-iterations): each consumer's epilogue is drawn, and its
+  // tooltip places it after the last iteration.
+  PanelHarness h;
+  ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  ASSERT_TRUE(test::pollUntil(h.app, [&] { return h.app.compileView().state == CompileView::State::Ok; }));
+  const timeline::Prediction &p = h.app.prediction();
+  ASSERT_TRUE(p.ok) << p.error;
+  int trip = static_cast<int>(p.shownTrip);
+  h.ui.focusFirst = trip - 1;
+  h.ui.focusLast = trip;
+  h.frame();
+  ImVec2 epilogue = h.zoneCenter("epilogue");
+  ASSERT_GT(epilogue.x, 0);
+  h.frame(epilogue);
+  h.frame(epilogue);
+  EXPECT_NE(h.ui.hovered.find("epilogue, after iteration " + std::to_string(trip - 1)),
+            std::string::npos)
+      << h.ui.hovered;
+  EXPECT_NE(h.ui.hovered.find("predicted: consumer"), std::string::npos) << h.ui.hovered;
+}
+
 TEST(TimelinePanel, HoverTellsAndClickSelectsAndTheSelectionStandsOut) {
   PanelHarness h;
   ASSERT_TRUE(h.app.openFile(test::assetPath("attention_fwd_d128.mlir")));
