@@ -214,9 +214,15 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   };
   std::map<int64_t, CtaTime> cache;
   RunResult shownRun;
+  // A persistent kernel's CTA runs `passes` tiles of `trip` iterations: the
+  // consumers' epilogue after each (SmRun's tiles).
+  std::map<int64_t, int64_t> tileTripOf;
+  for (const CtaRun &r : costs.ctas)
+    tileTripOf.emplace(r.passes * r.trip, r.trip);
   auto simulate = [&](int64_t trip, bool record) -> CtaTime {
     int64_t simTrip = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
-    RunResult res = runSm(plan, g, sm, simTrip, static_cast<int>(resident), record, options);
+    RunResult res = runSm(plan, g, sm, simTrip, tileTripOf[trip], static_cast<int>(resident),
+                          record, options);
     CtaTime t;
     if (res.deadlock) {
       t.cycles = -1;
@@ -318,12 +324,16 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
         {u.name, u.kind == UnitKind::Load  ? ZoneKind::Load
                  : u.kind == UnitKind::Dot ? ZoneKind::Dot
                                            : ZoneKind::Compute});
-  // The code after the loop (SmRun's last zone of a consumer). A loop
-  // simulated in part ends before the real one does: no epilogue then.
+  // The code after the loop (SmRun's zone of a consumer after each tile).
+  // A loop simulated in part ends before the real one does: no epilogue at
+  // its cut, unless a tile ends there.
   auto epilogue = static_cast<uint16_t>(g.units.size());
   out.timeline.units.push_back({g.epilogueUnitName(), ZoneKind::Epilogue});
-  if (simTrip < shownTrip)
-    llvm::erase_if(out.timeline.zones, [&](const Zone &z) { return z.unit == epilogue; });
+  int64_t shownTile = tileTripOf[shownTrip] > 0 ? tileTripOf[shownTrip] : shownTrip;
+  if (simTrip < shownTrip && simTrip % shownTile != 0)
+    llvm::erase_if(out.timeline.zones, [&](const Zone &z) {
+      return z.unit == epilogue && z.iteration == simTrip;
+    });
 
   auto extrapolate = [&](const CtaTime &t, int64_t trip, int64_t simulated) {
     return t.cycles + static_cast<double>(trip - simulated) * perIterationCycles;
@@ -333,7 +343,8 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // that run's own steady-state rate), or -1 when it deadlocks.
   auto simulateAlone = [&](const HopperModel &m, int64_t trip) -> double {
     int64_t sim = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
-    RunResult res = runSm(plan, g, m, sim, static_cast<int>(resident), false, options);
+    RunResult res = runSm(plan, g, m, sim, tileTripOf[trip], static_cast<int>(resident), false,
+                          options);
     if (res.deadlock)
       return -1;
     double rate = perIterationCycles;

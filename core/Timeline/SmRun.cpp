@@ -29,8 +29,8 @@ constexpr double kUnknown = -1;
 
 class SmRun {
 public:
-  SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip, int ctas,
-        bool record, const SimOptions &options);
+  SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip,
+        int64_t tileTrip, int ctas, bool record, const SimOptions &options);
   RunResult run();
 
 private:
@@ -54,6 +54,7 @@ private:
     double waitStart = -1;
     std::string waitReason;
     bool turnHeld = false; // staggered: inside its turn of kernel iteration k
+    int64_t tile = 0;      // a persistent kernel's consumers: the tile (k counts within it)
   };
   struct LoadState {
     std::vector<double> ready, release, releaseMax;
@@ -70,8 +71,9 @@ private:
     /// The epilogue: the consumers that reached its panels, when the last
     /// did, when its last panel was issued and when its stores had read
     /// their staging (kUnknown until then).
-    int epilogueArrived = 0;
-    double epilogueReady = 0, epilogueEnd = kUnknown, storesRead = kUnknown;
+    /// Per tile (a persistent kernel's consumers run one after each).
+    std::vector<int> epilogueArrived;
+    std::vector<double> epilogueReady, epilogueEnd, storesRead;
   };
   /// Something a blocked warp group waits for.
   struct Key {
@@ -153,7 +155,18 @@ private:
   bool stepCompute(int cta, int wg, unsigned u, int64_t i);
   bool stepEndOfIteration(int cta, int wg);
   bool stepEpilogue(int cta, int wg);
-  void storePanels(int cta);
+  void storePanels(int cta, int64_t tile);
+  /// A persistent kernel's consumers run each tile's loop and epilogue in
+  /// turn (k counts within the tile, source iterations run on over the
+  /// tiles, as the rings count); the producer and staggered consumers run
+  /// one loop over all of them.
+  bool tiled(int wg) const {
+    return tileTrip_ < trip_ && plan_.wgs[wg].computes && plan_.wgs[wg].turnBegin < 0;
+  }
+  int64_t tileBase(const WgRun &r, int wg) const { return tiled(wg) ? r.tile * tileTrip_ : 0; }
+  int64_t tileTrip(const WgRun &r, int wg) const {
+    return tiled(wg) ? std::min(tileTrip_, trip_ - r.tile * tileTrip_) : trip_;
+  }
   /// Staggered consumers: waits for this warp group's turn at the body's
   /// dots in its kernel iteration; false while the other has it.
   bool takeTurn(int cta, int wg);
@@ -188,6 +201,7 @@ private:
   const LoopGraph &g_;
   const HopperModel &m_;
   int64_t trip_;
+  int64_t tileTrip_; // iterations per tile (trip_: one)
   bool record_;
   const SimOptions &options_;
   std::vector<Cta> ctas_;
@@ -207,10 +221,17 @@ private:
 };
 
 SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int64_t trip,
-             int ctas, bool record, const SimOptions &options)
-    : plan_(plan), g_(g), m_(model), trip_(trip), record_(record), options_(options) {
+             int64_t tileTrip, int ctas, bool record, const SimOptions &options)
+    : plan_(plan), g_(g), m_(model), trip_(trip),
+      tileTrip_(tileTrip > 0 && tileTrip < trip ? tileTrip : trip), record_(record),
+      options_(options) {
   ctas_.resize(ctas);
+  int64_t tiles = std::max<int64_t>(1, tileTrip_ > 0 ? (trip_ + tileTrip_ - 1) / tileTrip_ : 1);
   for (Cta &c : ctas_) {
+    c.epilogueArrived.assign(tiles, 0);
+    c.epilogueReady.assign(tiles, 0);
+    c.epilogueEnd.assign(tiles, kUnknown);
+    c.storesRead.assign(tiles, kUnknown);
     c.wgs.resize(plan.wgs.size());
     for (WgRun &w : c.wgs)
       w.groupOf.assign(plan.units.size(), std::vector<int64_t>(trip, -1));
@@ -274,7 +295,7 @@ void SmRun::handOver(int cta, int wg) {
 
 void SmRun::zone(int cta, int row, unsigned unit, int64_t iter, double start, double end) {
   if (cta == 0 && row < static_cast<int>(plan_.wgs.size()) && plan_.wgs[row].computes &&
-      iter >= 0 && iter < trip_)
+      unit < g_.units.size() && iter >= 0 && iter < trip_) // an epilogue is no iteration's
     result_.iterationEnd[iter] = std::max(result_.iterationEnd[iter], end);
   if (!record_ || cta != 0 || row < 0 || end < start)
     return;
@@ -318,7 +339,7 @@ bool SmRun::retireDotInputs(int cta, int wg, const UnitPlan &p, int64_t i) {
 bool SmRun::retireAccumulators(int cta, int wg, unsigned u) {
   WgRun &r = ctas_[cta].wgs[wg];
   const UnitPlan &p = plan_.units[u];
-  bool steady = r.k >= plan_.wgs[wg].span && r.k < trip_ && !p.accumulatorOf.empty();
+  bool steady = r.k >= plan_.wgs[wg].span && r.k < tileTrip(r, wg) && !p.accumulatorOf.empty();
   if (!steady)
     return retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1,
                          "every wgmma before " + g_.units[u].name + " (it writes an accumulator)");
@@ -534,16 +555,17 @@ bool SmRun::stepEndOfIteration(int cta, int wg) {
     const UnitPlan &p = plan_.units[u];
     if (p.kind != UnitKind::Dot)
       continue;
-    int64_t i = r.k - p.offset;
+    int64_t local = r.k - p.offset, T = tileTrip(r, wg), base = tileBase(r, wg);
+    int64_t i = base + local;
     // A carried result that register math reads next iteration is retired
     // before the back edge.
-    if (p.carriedRetire && i >= 0 && i < trip_) {
+    if (p.carriedRetire && local >= 0 && local < T) {
       int64_t idx = r.groupOf[u][i];
       if (idx >= 0 && !retireThrough(cta, wg, idx, g_.units[u].name + " (carried result)"))
         return false;
     }
     // A register-A dot retires within its kernel iteration.
-    if (p.registerA && i >= 0 && i < trip_) {
+    if (p.registerA && local >= 0 && local < T) {
       int64_t idx = r.groupOf[u][i];
       if (idx >= 0 &&
           !retireThrough(cta, wg, idx, g_.units[u].name + " (A from registers, retired each iteration)"))
@@ -554,7 +576,7 @@ bool SmRun::stepEndOfIteration(int cta, int wg) {
     // GEMM's `wait`).
     if (p.ringLag != kNoRing) {
       int64_t old = i - p.ringLag;
-      if (old >= 0 && old < trip_) {
+      if (old >= base && old < base + T) {
         int64_t idx = r.groupOf[u][old];
         if (idx >= 0 &&
             !retireThrough(cta, wg, idx,
@@ -588,6 +610,8 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     r.done = true;
     return false;
   }
+  int64_t t = tiled(wg) ? r.tile : static_cast<int64_t>(c.epilogueEnd.size()) - 1;
+  bool last = t + 1 == static_cast<int64_t>(c.epilogueEnd.size());
   if (r.phase == 0) {
     if (!r.groups.empty() &&
         !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1, "the last wgmma"))
@@ -607,40 +631,55 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     // the panels start when the last one has its values, and all of them
     // leave with the last panel's issue.
     r.phase = 2;
-    c.epilogueReady = std::max(c.epilogueReady, r.now);
+    c.epilogueReady[t] = std::max(c.epilogueReady[t], r.now);
     int consumers = 0;
     for (const WarpGroupPlan &x : plan_.wgs)
       consumers += x.computes;
-    if (++c.epilogueArrived < consumers) {
-      block({5, cta, 0, 0}, cta, wg, "the other consumers' epilogue");
+    if (++c.epilogueArrived[t] < consumers) {
+      block({5, cta, t, 0}, cta, wg, "the other consumers' epilogue");
       return false;
     }
-    storePanels(cta);
-    resolve({5, cta, 0, 0}, c.epilogueEnd);
+    storePanels(cta, t);
+    resolve({5, cta, t, 0}, c.epilogueEnd[t]);
   }
-  r.now = std::max(r.now, c.epilogueEnd);
+  r.now = std::max(r.now, c.epilogueEnd[t]);
   endWait(cta, r);
   // The epilogue's zone: the unit after the loop's (Simulator.cpp names
-  // it), at source iteration trip, where the instrumented kernel records it.
-  zone(cta, wg, static_cast<unsigned>(g_.units.size()), trip_, r.unitStart, r.now);
+  // it), at the source iteration after the tile's last, where the
+  // instrumented kernel records it.
+  int64_t after = tiled(wg) ? tileBase(r, wg) + tileTrip(r, wg) : trip_;
+  zone(cta, wg, static_cast<unsigned>(g_.units.size()), after, r.unitStart, r.now);
+  if (!last) {
+    // The next tile: its loop from kernel iteration 0, its source
+    // iterations after this one's.
+    ++r.tile;
+    r.k = 0;
+    r.pos = 0;
+    r.phase = 0;
+    return true;
+  }
   // The storing thread (consumer 0's) waits for the stores to have read
   // their staging before the CTA exits (cp.async.bulk.wait_group.read 0).
   if (&w == &*std::find_if(plan_.wgs.begin(), plan_.wgs.end(),
                             [](const WarpGroupPlan &x) { return x.computes; }))
-    r.now = std::max(r.now, c.storesRead + m_.syncLatencyCycles);
+    r.now = std::max(r.now, c.storesRead[t] + m_.syncLatencyCycles);
   r.done = true;
   return false;
 }
 
-void SmRun::storePanels(int cta) {
+void SmRun::storePanels(int cta, int64_t tile) {
   // Per panel (ConsumerLoop.cpp, emitStore): wait for the store two panels
-  // back to have read its staging slot (two slots), the barriers, the
-  // staging write and the fence, then one thread issues its TMA store,
-  // which reads the panel while the next one is staged.
+  // back to have read its staging slot (two slots; a tile's first panel
+  // waits for every store before it), the barriers, the staging write and
+  // the fence, then one thread issues its TMA store, which reads the panel
+  // while the next one is staged.
   Cta &c = ctas_[cta];
   const std::vector<double> &panels = plan_.epiloguePanelBytes;
   std::vector<double> read(panels.size(), 0);
-  double t = c.epilogueReady;
+  double t = c.epilogueReady[tile];
+  if (tile > 0)
+    t = std::max(t, c.storesRead[tile - 1]);
+  int64_t after = std::min(trip_, (tile + 1) * tileTrip_);
   for (size_t p = 0; p < panels.size(); ++p) {
     if (p >= 2)
       t = std::max(t, read[p - 2]);
@@ -648,10 +687,10 @@ void SmRun::storePanels(int cta) {
     double s = std::max(t, storeFree_);
     read[p] = storeFree_ = s + panels[p] / m_.storeBytesPerCycle;
     result_.tma.spans.push_back({s, read[p]});
-    zone(cta, tmaRow_, static_cast<unsigned>(g_.units.size()), trip_, s, read[p]);
+    zone(cta, tmaRow_, static_cast<unsigned>(g_.units.size()), after, s, read[p]);
   }
-  c.epilogueEnd = t;
-  c.storesRead = panels.empty() ? t : read.back();
+  c.epilogueEnd[tile] = t;
+  c.storesRead[tile] = panels.empty() ? t : read.back();
 }
 
 bool SmRun::step(int cta, int wg) {
@@ -659,7 +698,7 @@ bool SmRun::step(int cta, int wg) {
   const WarpGroupPlan &w = plan_.wgs[wg];
   if (r.done)
     return false;
-  if (r.k >= trip_ + w.span || (!w.computes && !w.issuesLoads))
+  if (r.k >= tileTrip(r, wg) + w.span || (!w.computes && !w.issuesLoads))
     return stepEpilogue(cta, wg);
   if (w.turnBegin >= 0) {
     // Staggered consumers: the turn spans the units from the first dot to
@@ -674,8 +713,9 @@ bool SmRun::step(int cta, int wg) {
     return stepEndOfIteration(cta, wg);
   unsigned u = w.units[r.pos];
   const UnitPlan &p = plan_.units[u];
-  int64_t i = r.k - p.offset;
-  if (i < 0 || i >= trip_) {
+  int64_t local = r.k - p.offset;
+  int64_t i = tileBase(r, wg) + local;
+  if (local < 0 || local >= tileTrip(r, wg)) {
     // Predicated off: a dot still commits an (empty) group.
     if (p.kind == UnitKind::Dot)
       r.groups.push_back({u, -1, -1, r.now});
@@ -825,8 +865,8 @@ RunResult SmRun::run() {
 } // namespace
 
 RunResult stagecraft::timeline::runSm(const Plan &plan, const LoopGraph &graph,
-                                      const HopperModel &model, int64_t trip, int ctas,
-                                      bool record, const SimOptions &options) {
-  SmRun run(plan, graph, model, trip, ctas, record, options);
+                                      const HopperModel &model, int64_t trip, int64_t tileTrip,
+                                      int ctas, bool record, const SimOptions &options) {
+  SmRun run(plan, graph, model, trip, tileTrip, ctas, record, options);
   return run.run();
 }

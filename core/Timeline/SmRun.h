@@ -41,9 +41,12 @@ struct RunResult {
   std::string deadlockWhere;
 };
 
-/// Runs `ctas` CTAs of `trip` iterations on one SM.
+/// Runs `ctas` CTAs of `trip` iterations on one SM, in tiles of `tileTrip`
+/// (a persistent kernel: the consumers' epilogue after each; 0 or `trip`:
+/// one tile).
 RunResult runSm(const Plan &plan, const LoopGraph &graph, const HopperModel &model,
-                int64_t trip, int ctas, bool record, const SimOptions &options);
+                int64_t trip, int64_t tileTrip, int ctas, bool record,
+                const SimOptions &options);
 
 } // namespace stagecraft::timeline
 

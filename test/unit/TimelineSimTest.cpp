@@ -565,6 +565,46 @@ TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   EXPECT_EQ(named.timeline.units[2].name, "epilogue (after the loop)");
 }
 
+TEST(TimelineSim, APersistentKernelsConsumersStoreEachTile) {
+  // Three tiles of 4 iterations (a persistent CTA), one warp group issuing
+  // its loads (250 cycles an iteration), one 300-byte panel per tile at the
+  // rates of TheEpilogueIsAZoneAfterTheLoop: tile 0's loop ends at 1000,
+  // its epilogue 1000-1103 (its store reads 1103-1403); tile 1 runs
+  // 1103-2103, its epilogue 2103-2206 (its store after tile 0's: 2206-2506);
+  // tile 2 2206-3206, its epilogue 3206-3309, its store 3309-3609: the CTA's end.
+  LoadDot k(4);
+  k.costs.ctas = {CtaRun{3, 4, 1}};
+  k.costs.epilogueStoreBytes = 300;
+  k.costs.epiloguePanelBytes = {300};
+  HopperModel m = roundModel();
+  m.epiloguePanelCycles = 100;
+  m.stagingBytesPerCycle = 100;
+  m.storeBytesPerCycle = 1;
+  Prediction p = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  std::vector<Zone> epilogues;
+  const Zone *firstOfTile1 = nullptr;
+  for (const Zone &z : p.timeline.zones) {
+    if (p.timeline.rows[z.row].kind != RowKind::Consumer)
+      continue;
+    if (z.unit == 2)
+      epilogues.push_back(z);
+    if (z.unit == 0 && z.iteration == 4)
+      firstOfTile1 = &z;
+  }
+  ASSERT_EQ(epilogues.size(), 3u);
+  const double start[] = {1000, 2103, 3206};
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_EQ(epilogues[t].iteration, 4 * (t + 1));
+    EXPECT_NEAR(epilogues[t].start, start[t], 1e-6) << "tile " << t;
+    EXPECT_NEAR(epilogues[t].end, start[t] + 103, 1e-6) << "tile " << t;
+  }
+  // The next tile's first load waits for the epilogue (the same warp group).
+  ASSERT_NE(firstOfTile1, nullptr);
+  EXPECT_NEAR(firstOfTile1->start, 1103, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 3609, 1e-6);
+}
+
 TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
   LoadDot k(4);
   k.costs.units.pop_back();
