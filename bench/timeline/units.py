@@ -97,7 +97,9 @@ def predict_again(directory, name, params, tmp):
     schedule = os.path.join(tmp, name + ".schedule.json")
     with open(schedule, "w") as f:
         json.dump(measured["otherData"]["schedule"], f)
-    sizes = [f"--size={k}={v}" for k, v in result["problem"].items() if k != "kind"]
+    # The problem's sizes (not its kind or a persistent kernel's tile order).
+    sizes = [f"--size={k}={v}" for k, v in result["problem"].items()
+             if k != "kind" and isinstance(v, int)]
     out = os.path.join(tmp, name + ".predicted.json")
     ir = os.path.join(ROOT, "assets", name.split("--")[0] + ".mlir")
     subprocess.run([TOOL, ir, "--schedule", schedule, "--params", params, "--trace", out] + sizes,
