@@ -686,7 +686,8 @@ void SmRun::storePanels(int cta, int64_t tile) {
     t += m_.epiloguePanelCycles + panels[p] / m_.stagingBytesPerCycle;
     double s = std::max(t, storeFree_);
     read[p] = storeFree_ = s + panels[p] / m_.storeBytesPerCycle;
-    result_.tma.spans.push_back({s, read[p]});
+    // On the TMA row, not in the loads' busy time: the stores read shared
+    // memory beside the loads' transfers.
     zone(cta, tmaRow_, static_cast<unsigned>(g_.units.size()), after, s, read[p]);
   }
   c.epilogueEnd[tile] = t;
