@@ -486,6 +486,16 @@ TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
   EXPECT_EQ(doc.threads[1].name, "consumer 0");
 }
 
+/// roundModel with round epilogue rates: 100 cycles a panel besides its
+/// staging at 100 bytes a cycle, its store reading it at 1 byte a cycle.
+HopperModel epilogueModel() {
+  HopperModel m = roundModel();
+  m.epiloguePanelCycles = 100;
+  m.stagingBytesPerCycle = 100;
+  m.storeBytesPerCycle = 1;
+  return m;
+}
+
 TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   // Unpipelined, 250 cycles an iteration (UnpipelinedLoopIsTheSumOfItsParts):
   // the last dot retires at 2500. Three stored panels of 300 bytes, each
@@ -500,10 +510,7 @@ TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   LoadDot k(10);
   k.costs.epilogueStoreBytes = 900;
   k.costs.epiloguePanelBytes = {300, 300, 300};
-  HopperModel m = roundModel();
-  m.epiloguePanelCycles = 100;
-  m.stagingBytesPerCycle = 100;
-  m.storeBytesPerCycle = 1;
+  HopperModel m = epilogueModel();
   Prediction p = k.run(schedule(0, 1, 0), m);
   ASSERT_TRUE(p.ok) << p.error;
   ASSERT_EQ(p.timeline.units.size(), 3u);
@@ -576,10 +583,7 @@ TEST(TimelineSim, APersistentKernelsConsumersStoreEachTile) {
   k.costs.ctas = {CtaRun{3, 4, 1}};
   k.costs.epilogueStoreBytes = 300;
   k.costs.epiloguePanelBytes = {300};
-  HopperModel m = roundModel();
-  m.epiloguePanelCycles = 100;
-  m.stagingBytesPerCycle = 100;
-  m.storeBytesPerCycle = 1;
+  HopperModel m = epilogueModel();
   Prediction p = k.run(schedule(0, 1, 0), m);
   ASSERT_TRUE(p.ok) << p.error;
   std::vector<Zone> epilogues;
