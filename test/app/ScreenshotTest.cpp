@@ -83,6 +83,23 @@ TEST(Screenshot, TheTimelinePanelWithAMeasuredTraceOrTheReasonThereIsNone) {
   EXPECT_EQ(w, 1200);
   EXPECT_EQ(h, 480);
   stbi_image_free(pixels);
+  // Opened on the loop's last iterations and the epilogue after them.
+  std::string end = dir + "/end.png";
+  ASSERT_EQ(runApp(dir, "'" + gemm + "' --no-runner --trace '" + trace +
+                            "' --panel timeline --timeline-iterations 127:128 --size 1200x480 "
+                            "--screenshot '" + end + "'",
+                   log),
+            0)
+      << log;
+  EXPECT_TRUE(std::filesystem::exists(end)) << log;
+  // A range that is none: the reason, a failing exit, no picture.
+  std::string bad = dir + "/bad.png";
+  EXPECT_NE(runApp(dir, "'" + gemm + "' --no-runner --timeline-iterations 9:3 --screenshot '" +
+                            bad + "'",
+                   log),
+            0);
+  EXPECT_NE(log.find("bad --timeline-iterations 9:3 (e.g. 60:64)"), std::string::npos) << log;
+  EXPECT_FALSE(std::filesystem::exists(bad));
   // Another kernel's trace: no picture, the reason, a failing exit.
   std::string attention = stagecraft::app::test::assetPath("attention_fwd_d128.mlir");
   std::string refused = dir + "/refused.png";
