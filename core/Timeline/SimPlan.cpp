@@ -87,6 +87,12 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
               w.turnBegin = static_cast<int>(pos);
             w.turnEnd = static_cast<int>(pos);
           }
+      // Ping-pong: each warp group a team with whole tiles of its own
+      // (legality checked there is exactly one such group of two).
+      if (report.consumers == Consumers::PingPong && !producer && count > 1) {
+        w.teams = static_cast<int>(count);
+        plan.teams = w.teams;
+      }
       plan.wgs.push_back(std::move(w));
     }
     plan.threads += 128 * count;
@@ -151,7 +157,12 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   for (unsigned u = 0; u < n; ++u) {
     UnitPlan &p = plan.units[u];
     const UnitWork &w = costs.units[u];
+    // The warp groups that split this unit's work: a ping-pong team does
+    // its tile whole.
     int64_t size = g.warpGroupsOf(p.group);
+    for (const WarpGroupPlan &w : plan.wgs)
+      if (w.group == p.group && w.teams > 1)
+        size = 1;
     double share = 1.0 / static_cast<double>(size);
     p.bytes = static_cast<double>(w.loadBytes);
     p.boxes = std::max<int64_t>(1, w.loadBoxes);
@@ -191,12 +202,15 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   for (WarpGroupPlan &w : plan.wgs)
     if (w.computes && moves.count(w.group)) {
       MathWork m;
-      m.fma = moves[w.group] / w.groupSize;
+      m.fma = moves[w.group] / (w.teams > 1 ? 1 : w.groupSize);
       w.carryCycles = model.mathCycles(m);
     }
+  // The warp groups that share a tile's epilogue: every consumer, or a
+  // ping-pong team alone.
   int64_t consumers = 0;
   for (const WarpGroupPlan &w : plan.wgs)
     consumers += w.computes;
+  consumers /= plan.teams;
   double share = consumers ? 1.0 / consumers : 1.0;
   plan.epilogueMathCycles = model.mathCycles(costs.epilogueMath.scaled(share));
   plan.epilogueStoreBytes = static_cast<double>(costs.epilogueStoreBytes);

@@ -80,11 +80,21 @@ struct WarpGroupPlan {
   /// dot), as the lowering's named barriers do (passes/Lowering/
   /// ConsumerLoop.cpp). -1: no turns.
   int turnBegin = -1, turnEnd = -1;
+  /// Ping-pong consumers (tile.consumers = "pingpong"): each warp group of
+  /// the math group is a team of its own that computes every `teams`-th
+  /// tile whole (its dots, math and stores are not split), starting with
+  /// tile `indexInGroup`, and runs a tile's loop only in its turn at the
+  /// tensor cores, which it hands to the other team after the loop's last
+  /// wgmma has retired, before its epilogue (passes/Lowering/
+  /// ConsumerLoop.cpp, emitTile). 1: no teams.
+  int teams = 1;
 };
 
 struct Plan {
   std::vector<UnitPlan> units;
   std::vector<WarpGroupPlan> wgs;
+  /// Ping-pong: the consumer teams (WarpGroupPlan::teams); 1 otherwise.
+  int teams = 1;
   int64_t threads = 0;
   double epilogueMathCycles = 0; // per consumer warp group
   double epilogueStoreBytes = 0;

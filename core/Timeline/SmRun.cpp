@@ -53,7 +53,7 @@ private:
     int64_t mathJob = -1;
     double waitStart = -1;
     std::string waitReason;
-    bool turnHeld = false; // staggered: inside its turn of kernel iteration k
+    bool turnHeld = false; // staggered: inside its turn of kernel iteration k; ping-pong: of its tile
     int64_t tile = 0;      // a persistent kernel's consumers: the tile (k counts within it)
   };
   struct LoadState {
@@ -68,6 +68,10 @@ private:
     /// math group was handed its turn of kernel iteration k (kUnknown until
     /// the other one hands it over).
     std::vector<std::vector<double>> turnGiven;
+    /// Ping-pong teams: tileTurn[t] is when the team of tile t was handed
+    /// its turn at the tensor cores (kUnknown until the other team hands it
+    /// over).
+    std::vector<double> tileTurn;
     /// The epilogue: the consumers that reached its panels, when the last
     /// did, when its last panel was issued and when its stores had read
     /// their staging (kUnknown until then).
@@ -79,7 +83,7 @@ private:
   struct Key {
     int kind; // 0: a load ready, 1: a buffer released, 2: a tensor job, 3: a math job,
               // 4: a staggered turn (a: warp group in its group, b: kernel iteration),
-              // 5: the epilogue's panels stored
+              // 5: the epilogue's panels stored, 6: a ping-pong team's turn (a: tile)
     int cta;
     int64_t a, b;
     bool operator<(const Key &o) const {
@@ -161,8 +165,16 @@ private:
   /// tiles, as the rings count); the producer and staggered consumers run
   /// one loop over all of them.
   bool tiled(int wg) const {
-    return tileTrip_ < trip_ && plan_.wgs[wg].computes && plan_.wgs[wg].turnBegin < 0;
+    return (tileTrip_ < trip_ || plan_.wgs[wg].teams > 1) && plan_.wgs[wg].computes &&
+           plan_.wgs[wg].turnBegin < 0;
   }
+  int64_t tiles() const { return static_cast<int64_t>(ctas_.front().epilogueEnd.size()); }
+  /// Ping-pong teams: waits for the team's turn at the tensor cores before
+  /// its tile's loop; false while the other team has it.
+  bool takeTeamTurn(int cta, int wg);
+  /// ... and hands it to the team of the next tile once its loop's wgmma
+  /// have retired (before its epilogue).
+  void handOverTile(int cta, int wg);
   int64_t tileBase(const WgRun &r, int wg) const { return tiled(wg) ? r.tile * tileTrip_ : 0; }
   int64_t tileTrip(const WgRun &r, int wg) const {
     return tiled(wg) ? std::min(tileTrip_, trip_ - r.tile * tileTrip_) : trip_;
@@ -244,9 +256,16 @@ SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int
       l.ready.assign(trip, kUnknown);
       l.release.assign(trip, kUnknown);
       l.releaseMax.assign(trip, 0);
+      // Every warp group of a reader's group reads each buffer, except
+      // ping-pong teams: only the team whose tile it is.
       int readers = 0;
-      for (unsigned r : p.readers)
-        readers += static_cast<int>(g.warpGroupsOf(plan.units[r].group));
+      for (unsigned r : p.readers) {
+        int64_t grp = plan.units[r].group;
+        bool teams = std::any_of(plan.wgs.begin(), plan.wgs.end(), [&](const WarpGroupPlan &w) {
+          return w.group == grp && w.teams > 1;
+        });
+        readers += teams ? 1 : static_cast<int>(g.warpGroupsOf(grp));
+      }
       l.pending.assign(trip, readers);
       l.noReaders = readers == 0;
     }
@@ -257,7 +276,43 @@ SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int
     // before the loop.
     c.turnGiven.assign(2, std::vector<double>(kernelIterations + 1, kUnknown));
     c.turnGiven[0][0] = 0;
+    // Tile 0's team (team 0) has the first turn: team 1 arrives on its
+    // barrier before the tile loop.
+    c.tileTurn.assign(tiles, kUnknown);
+    c.tileTurn[0] = 0;
+    // Each team starts at its own first tile.
+    for (size_t w = 0; w < plan.wgs.size(); ++w)
+      if (plan.wgs[w].teams > 1)
+        c.wgs[w].tile = plan.wgs[w].indexInGroup;
   }
+}
+
+bool SmRun::takeTeamTurn(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  double given = ctas_[cta].tileTurn[r.tile];
+  std::string why = "its turn at the tensor cores (ping-pong teams)";
+  if (given == kUnknown) {
+    block({6, cta, r.tile, 0}, cta, wg, why);
+    return false;
+  }
+  double t = r.tile == 0 ? given : given + m_.syncLatencyCycles;
+  if (t > r.now) {
+    waitUntil(cta, wg, t, why);
+    return false;
+  }
+  endWait(cta, r);
+  r.turnHeld = true;
+  return true;
+}
+
+void SmRun::handOverTile(int cta, int wg) {
+  WgRun &r = ctas_[cta].wgs[wg];
+  r.turnHeld = false;
+  int64_t next = r.tile + 1;
+  if (next >= tiles())
+    return; // no team takes it: the lowering hands over only to a next tile
+  ctas_[cta].tileTurn[next] = r.now;
+  resolve({6, cta, next, 0}, r.now + m_.syncLatencyCycles);
 }
 
 bool SmRun::takeTurn(int cta, int wg) {
@@ -610,13 +665,16 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     r.done = true;
     return false;
   }
-  int64_t t = tiled(wg) ? r.tile : static_cast<int64_t>(c.epilogueEnd.size()) - 1;
-  bool last = t + 1 == static_cast<int64_t>(c.epilogueEnd.size());
+  int64_t t = tiled(wg) ? r.tile : tiles() - 1;
+  int64_t nextTile = t + w.teams; // a team's next tile, or the next one
+  bool last = nextTile >= tiles();
   if (r.phase == 0) {
     if (!r.groups.empty() &&
         !retireThrough(cta, wg, static_cast<int64_t>(r.groups.size()) - 1, "the last wgmma"))
       return false;
     endWait(cta, r);
+    if (w.teams > 1 && r.turnHeld)
+      handOverTile(cta, wg);
     r.phase = 1;
     r.unitStart = r.now;
     if (plan_.epilogueMathCycles > 0) {
@@ -635,6 +693,7 @@ bool SmRun::stepEpilogue(int cta, int wg) {
     int consumers = 0;
     for (const WarpGroupPlan &x : plan_.wgs)
       consumers += x.computes;
+    consumers /= plan_.teams; // a ping-pong team stores its tile alone
     if (++c.epilogueArrived[t] < consumers) {
       block({5, cta, t, 0}, cta, wg, "the other consumers' epilogue");
       return false;
@@ -652,16 +711,17 @@ bool SmRun::stepEpilogue(int cta, int wg) {
   if (!last) {
     // The next tile: its loop from kernel iteration 0, its source
     // iterations after this one's.
-    ++r.tile;
+    r.tile = nextTile;
     r.k = 0;
     r.pos = 0;
     r.phase = 0;
     return true;
   }
-  // The storing thread (consumer 0's) waits for the stores to have read
-  // their staging before the CTA exits (cp.async.bulk.wait_group.read 0).
-  if (&w == &*std::find_if(plan_.wgs.begin(), plan_.wgs.end(),
-                            [](const WarpGroupPlan &x) { return x.computes; }))
+  // The storing thread (consumer 0's; each ping-pong team's own) waits for
+  // the stores to have read their staging before the CTA exits
+  // (cp.async.bulk.wait_group.read 0).
+  if (w.teams > 1 || &w == &*std::find_if(plan_.wgs.begin(), plan_.wgs.end(),
+                                          [](const WarpGroupPlan &x) { return x.computes; }))
     r.now = std::max(r.now, c.storesRead[t] + m_.syncLatencyCycles);
   r.done = true;
   return false;
@@ -670,15 +730,16 @@ bool SmRun::stepEpilogue(int cta, int wg) {
 void SmRun::storePanels(int cta, int64_t tile) {
   // Per panel (ConsumerLoop.cpp, emitStore): wait for the store two panels
   // back to have read its staging slot (two slots; a tile's first panel
-  // waits for every store before it), the barriers, the staging write and
+  // waits for every store before it that its thread issued: a ping-pong
+  // team's own, in slots of its own), the barriers, the staging write and
   // the fence, then one thread issues its TMA store, which reads the panel
   // while the next one is staged.
   Cta &c = ctas_[cta];
   const std::vector<double> &panels = plan_.epiloguePanelBytes;
   std::vector<double> read(panels.size(), 0);
   double t = c.epilogueReady[tile];
-  if (tile > 0)
-    t = std::max(t, c.storesRead[tile - 1]);
+  if (tile >= plan_.teams)
+    t = std::max(t, c.storesRead[tile - plan_.teams]);
   int64_t after = std::min(trip_, (tile + 1) * tileTrip_);
   for (size_t p = 0; p < panels.size(); ++p) {
     if (p >= 2)
@@ -701,6 +762,9 @@ bool SmRun::step(int cta, int wg) {
     return false;
   if (r.k >= tileTrip(r, wg) + w.span || (!w.computes && !w.issuesLoads))
     return stepEpilogue(cta, wg);
+  if (w.teams > 1 && !r.turnHeld && r.k == 0 && r.pos == 0 && r.phase == 0 &&
+      !takeTeamTurn(cta, wg))
+    return false;
   if (w.turnBegin >= 0) {
     // Staggered consumers: the turn spans the units from the first dot to
     // the last, predicated off or not (the barriers are not).
@@ -819,7 +883,12 @@ RunResult SmRun::run() {
       prologueReady = tmaFree_ + m_.loadLatencyCycles + m_.syncLatencyCycles;
     }
     for (size_t w = 0; w < plan_.wgs.size(); ++w) {
-      ctas_[c].wgs[w].now = plan_.wgs[w].computes ? prologueReady : setup;
+      WgRun &r = ctas_[c].wgs[w];
+      r.now = plan_.wgs[w].computes ? prologueReady : setup;
+      if (plan_.wgs[w].teams > 1 && r.tile >= tiles()) {
+        r.done = true; // a team with no tile of its own
+        continue;
+      }
       push(static_cast<int>(c), static_cast<int>(w));
     }
   }

@@ -609,6 +609,72 @@ TEST(TimelineSim, APersistentKernelsConsumersStoreEachTile) {
   EXPECT_NEAR(p.ctaNs, 3609, 1e-6);
 }
 
+TEST(TimelineSim, PingPongTeamsTakeWholeTilesInTurns) {
+  // A persistent CTA of three tiles of 4 iterations, a producer whose loads
+  // land at once (1 cycle each), two ping-pong consumer teams: each team
+  // computes a tile whole (the 64-row dot, 50 cycles, not half of it),
+  // waits for each dot (wait 0), and hands its turn at the tensor cores to
+  // the other team once its tile's last dot has retired:
+  //   team 0, tile 0: dots 1-201; its epilogue 201-304 (one 300-byte panel,
+  //     100 + 3 cycles), its store reading 304-604;
+  //   team 1, tile 1: dots 201-401 (its turn at 201), epilogue 401-504,
+  //     its store after tile 0's: 604-904;
+  //   team 0, tile 2: dots 401-601, its epilogue waits for its own last
+  //     store to have read its staging (604): 604-707, store 904-1204.
+  // The CTA ends when team 0's last store has read its panel (1204).
+  LoadDot k(4, /*consumerWarpGroups=*/2, /*dotRows=*/64);
+  k.graph.persistent = true;
+  k.costs.ctas = {CtaRun{3, 4, 1}};
+  k.costs.epilogueStoreBytes = 300;
+  k.costs.epiloguePanelBytes = {300};
+  HopperModel m = epilogueModel();
+  m.loadLatencyCycles = 0;
+  m.loadBytesPerCycle = m.loadBytesPerCycleMax = 100.0;
+  Schedule s = schedule(0, 0, 1, 0);
+  s.consumers = Consumers::PingPong;
+  Prediction p = k.run(s, m);
+  ASSERT_TRUE(p.ok) << p.error;
+  std::map<std::string, std::vector<Zone>> epilogues, dots;
+  for (const Zone &z : p.timeline.zones) {
+    const TimelineRow &row = p.timeline.rows[z.row];
+    if (row.kind != RowKind::Consumer)
+      continue;
+    (z.unit == 2 ? epilogues : dots)[row.name].push_back(z);
+  }
+  ASSERT_EQ(epilogues["consumer 0"].size(), 2u);
+  ASSERT_EQ(epilogues["consumer 1"].size(), 1u);
+  // Each team's dots: its own tiles' iterations, the whole dot each.
+  ASSERT_EQ(dots["consumer 0"].size(), 8u);
+  ASSERT_EQ(dots["consumer 1"].size(), 4u);
+  for (const Zone &z : dots["consumer 1"])
+    EXPECT_TRUE(z.iteration >= 4 && z.iteration < 8) << z.iteration;
+  EXPECT_NEAR(dots["consumer 0"][0].start, 0, 1e-6); // a unit's zone starts before its waits
+  EXPECT_NEAR(dots["consumer 0"][0].end, 1, 1e-6);   // issued when its load landed
+  EXPECT_NEAR(dots["consumer 1"][0].start, 201, 1e-6); // its turn
+  EXPECT_NEAR(dots["consumer 0"][4].start, 401, 1e-6); // tile 2, its turn again
+  EXPECT_EQ(dots["consumer 0"][4].iteration, 8);
+  const Zone &e0 = epilogues["consumer 0"][0], &e1 = epilogues["consumer 1"][0],
+             &e2 = epilogues["consumer 0"][1];
+  EXPECT_EQ(e0.iteration, 4);
+  EXPECT_EQ(e1.iteration, 8);
+  EXPECT_EQ(e2.iteration, 12);
+  EXPECT_NEAR(e0.start, 201, 1e-6);
+  EXPECT_NEAR(e0.end, 304, 1e-6);
+  EXPECT_NEAR(e1.start, 401, 1e-6);
+  EXPECT_NEAR(e1.end, 504, 1e-6);
+  EXPECT_NEAR(e2.start, 601, 1e-6);
+  EXPECT_NEAR(e2.end, 707, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 1204, 1e-6);
+
+  // A CTA with one tile: team 1 has none and stays idle.
+  k.costs.ctas = {CtaRun{1, 4, 1}};
+  Prediction one = k.run(s, m);
+  ASSERT_TRUE(one.ok) << one.error;
+  for (const Zone &z : one.timeline.zones)
+    EXPECT_NE(one.timeline.rows[z.row].name, "consumer 1") << z.unit << " at " << z.start;
+  EXPECT_NEAR(one.ctaNs, 604, 1e-6);
+}
+
 TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
   LoadDot k(4);
   k.costs.units.pop_back();
