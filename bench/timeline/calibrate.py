@@ -513,44 +513,55 @@ def percentile(xs, q):
 
 
 def predict(rows, params, estimate_resources):
-    """Runs stagecraft-timeline --batch; returns predicted microseconds per row."""
+    """Runs stagecraft-timeline --batch, one process per core; returns the predictions per row."""
     by_device = {}
     for i, r in enumerate(rows):
         by_device.setdefault(r["device"], []).append(i)
     result = [None] * len(rows)
     errors = {}
-    for device, idx in by_device.items():
-        p = dict(params)
-        if device == "H200":
-            p["hbm_bytes_per_second"] = H200_HBM
-        batch = []
-        for i in idx:
-            r = rows[i]
-            b = {"id": i, "ir": r.get("ir") or os.path.join(ROOT, "assets", r["asset"] + ".mlir"),
-                 "sizes": r["sizes"]}
-            if r.get("schedule"):
-                b["schedule"] = r["schedule"]
-            if not estimate_resources:
-                if r.get("registers"):
-                    b["registers"] = r["registers"]
-                if r.get("dynamic_smem_bytes"):
-                    b["dynamic_smem_bytes"] = r["dynamic_smem_bytes"]
-            batch.append(b)
-        with tempfile.TemporaryDirectory() as tmp:
-            bf, pf = os.path.join(tmp, "batch.json"), os.path.join(tmp, "params.json")
-            with open(bf, "w") as f:
-                json.dump(batch, f)
+    jobs = max(1, os.cpu_count() or 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for device, idx in by_device.items():
+            p = dict(params)
+            if device == "H200":
+                p["hbm_bytes_per_second"] = H200_HBM
+            pf = os.path.join(tmp, f"params-{device}.json")
             with open(pf, "w") as f:
                 json.dump(p, f)
-            proc = subprocess.run([TOOL, "--batch", bf, "--params", pf], capture_output=True, text=True)
-        for line in proc.stdout.splitlines():
-            o = json.loads(line)
-            if o.get("ok"):
-                result[o["id"]] = o
-            else:
-                errors[o.get("id")] = o.get("error")
-        if proc.returncode != 0 and not errors:
-            raise SystemExit(proc.stderr)
+            for part in range(jobs):
+                batch = []
+                for i in idx[part::jobs]:
+                    r = rows[i]
+                    b = {"id": i, "ir": r.get("ir") or os.path.join(ROOT, "assets", r["asset"] + ".mlir"),
+                         "sizes": r["sizes"]}
+                    if r.get("schedule"):
+                        b["schedule"] = r["schedule"]
+                    if not estimate_resources:
+                        if r.get("registers"):
+                            b["registers"] = r["registers"]
+                        if r.get("dynamic_smem_bytes"):
+                            b["dynamic_smem_bytes"] = r["dynamic_smem_bytes"]
+                    batch.append(b)
+                if not batch:
+                    continue
+                bf = os.path.join(tmp, f"batch-{device}-{part}.json")
+                with open(bf, "w") as f:
+                    json.dump(batch, f)
+                procs.append(subprocess.Popen([TOOL, "--batch", bf, "--params", pf],
+                                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        for proc in procs:
+            out, err = proc.communicate()
+            failed = {}
+            for line in out.splitlines():
+                o = json.loads(line)
+                if o.get("ok"):
+                    result[o["id"]] = o
+                else:
+                    failed[o.get("id")] = o.get("error")
+            errors.update(failed)
+            if proc.returncode != 0 and not failed:
+                raise SystemExit(err)
     if errors:
         for i, e in errors.items():
             print(f"prediction failed for {rows[i]['asset']} {rows[i]['variant']} {rows[i]['size']}: {e}",
