@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sys/stat.h>
 
 using namespace stagecraft;
@@ -553,6 +554,38 @@ TEST(AppState, TheConsumersChoiceReachesTheCompile) {
   ASSERT_TRUE(compiled(coop));
   EXPECT_NE(coop.compileView().result()->scheduleJson.find(consumers), std::string::npos)
       << coop.compileView().result()->scheduleJson;
+}
+
+TEST(AppState, TheConsumersChoiceChangesThePredictedTimelineBeforeAnyRun) {
+  // Ping-pong: each consumer warp group computes tiles of its own (no
+  // iteration in both rows), team 1's first tile after team 0's; switched
+  // to cooperative on the board, both split every tile (the same
+  // iterations in both rows), predicted before any compile finishes.
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("persistent_gemm_pingpong.mlir")));
+  auto iterationsOf = [&](const std::string &row) {
+    std::set<int32_t> its;
+    const timeline::Timeline &t = app.prediction().timeline;
+    for (const timeline::Zone &z : t.zones)
+      if (t.rows[z.row].name == row && z.unit < t.units.size() &&
+          t.units[z.unit].kind != timeline::ZoneKind::Epilogue)
+        its.insert(z.iteration);
+    return its;
+  };
+  ASSERT_TRUE(app.prediction().ok) << app.prediction().error;
+  std::set<int32_t> team0 = iterationsOf("consumer 0"), team1 = iterationsOf("consumer 1");
+  ASSERT_FALSE(team0.empty());
+  ASSERT_FALSE(team1.empty());
+  for (int32_t i : team1)
+    EXPECT_EQ(team0.count(i), 0u) << "iteration " << i << " in both teams";
+  EXPECT_LT(*team0.begin(), *team1.begin());
+
+  uint64_t before = app.predictionVersion();
+  ASSERT_TRUE(app.setConsumers(Consumers::Cooperative).changed);
+  EXPECT_GT(app.predictionVersion(), before);
+  ASSERT_TRUE(app.prediction().ok) << app.prediction().error;
+  EXPECT_EQ(iterationsOf("consumer 0"), iterationsOf("consumer 1"));
+  EXPECT_FALSE(iterationsOf("consumer 0").empty());
 }
 
 } // namespace
