@@ -3,7 +3,8 @@
 #
 #   bash bench/timeline/sustained-clock/run-on-gpu.sh OUT RUNNER BUNDLE...
 #
-# Per bundle: one short verified run for the kernel's median, then a run of about
+# Per bundle: one verified run with the runner's defaults (what the calibration measured: a
+# burst of 5 + 20 launches after the checks), then a run of about
 # SECONDS (default 3) of warm-up and as long again timed (`--no-verify`; the output
 # was checked by the first run) while nvidia-smi samples clocks.sm, power.draw and the
 # throttle reasons every 20 ms. The kernel's phase is the runner's first
@@ -18,7 +19,8 @@ mkdir -p "$OUT"
   echo "nvidia-smi time: $(nvidia-smi --query-gpu=timestamp --format=csv,noheader)"; } > "$OUT/device.txt" 2>&1
 for b in "$@"; do
   name=$(basename "$b")
-  "$RUNNER" "$b" --warmup 3 --reps 10 > "$OUT/$name.verified.json" 2> "$OUT/$name.verified.err"
+  sleep 3 # from a GPU back at idle, as a run in a calibration call mostly is
+  "$RUNNER" "$b" > "$OUT/$name.verified.json" 2> "$OUT/$name.verified.err"
   med=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['median_us'] if r.get('status')=='ok' and r.get('verified') else '')" "$OUT/$name.verified.json")
   if [ -z "$med" ]; then echo "$name: not verified, skipped"; continue; fi
   reps=$(python3 -c "import math,sys; print(max(20, int(math.ceil($SECONDS_EACH * 1e6 / float(sys.argv[1])))))" "$med")
