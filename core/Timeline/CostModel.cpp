@@ -87,6 +87,7 @@ const Field kFields[] = {
     {"wgmma_issue_queue", &HopperModel::wgmmaIssueQueue},
     {"epilogue_panel_cycles", &HopperModel::epiloguePanelCycles},
     {"store_bytes_per_cycle", &HopperModel::storeBytesPerCycle},
+    {"staging_bytes_per_cycle", &HopperModel::stagingBytesPerCycle},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
     {"dram_efficiency", &HopperModel::dramEfficiency},
     {"tpc_coalescing", &HopperModel::tpcCoalescing},
