@@ -651,6 +651,7 @@ FIT = {  # name: (low, high)
     "wgmma_latency_cycles": (1, 2000),
     "wgmma_issue_queue": (0.25, 32),
     "dram_efficiency": (0.2, 1.0),
+    "smem_bytes_per_cycle": (60, 256),  # searched only when the start has it on (not 0)
 }
 
 
@@ -662,6 +663,8 @@ def fit(rows, params, estimate, noise_level):
     while step > 0.02:
         improved = False
         for name, (lo, hi) in FIT.items():
+            if best.get(name, 0) == 0:
+                continue  # a mechanism switched off (0) stays off: start from a value to fit it
             for direction in (1, -1):
                 trial = dict(best)
                 trial[name] = min(hi, max(lo, best[name] * math.exp(direction * step)))

@@ -35,12 +35,22 @@ int64_t HopperModel::wgmmaInstructions(const DotWork &dot, double rowShare) cons
   return mTiles * kTiles * nTiles;
 }
 
+double HopperModel::dotSmemBytes(const DotWork &dot, double rowShare) const {
+  double elem = typeFactor(dot.inputType) > 1 ? 1.0 : typeFactor(dot.inputType) < 1 ? 4.0 : 2.0;
+  int64_t rows = std::max<int64_t>(64, static_cast<int64_t>(std::llround(dot.m * rowShare)));
+  double mTiles = static_cast<double>((rows + 63) / 64);
+  double a = dot.aInRegisters ? 0.0 : static_cast<double>(rows) * dot.k * elem;
+  double b = mTiles * static_cast<double>(dot.n) * dot.k * elem;
+  return a + b;
+}
+
 double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
   double flops = dot.flops() * rowShare;
   double rate = tensorFlopsPerCycle * typeFactor(dot.inputType) * tensorEfficiency;
   double byRate = flops / rate;
   double byIssue = wgmmaInstructions(dot, rowShare) * wgmmaMinCycles;
-  return std::max(byRate, byIssue);
+  double bySmem = wgmmaSmemBytesPerCycle > 0 ? dotSmemBytes(dot, rowShare) / wgmmaSmemBytesPerCycle : 0;
+  return std::max({byRate, byIssue, bySmem});
 }
 
 double HopperModel::loadShare(int64_t activeCtas, int64_t perSm) const {
@@ -88,6 +98,7 @@ const Field kFields[] = {
     {"epilogue_panel_cycles", &HopperModel::epiloguePanelCycles},
     {"store_bytes_per_cycle", &HopperModel::storeBytesPerCycle},
     {"staging_bytes_per_cycle", &HopperModel::stagingBytesPerCycle},
+    {"smem_bytes_per_cycle", &HopperModel::smemBytesPerCycle},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
     {"dram_efficiency", &HopperModel::dramEfficiency},
     {"tpc_coalescing", &HopperModel::tpcCoalescing},

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <string>
 
 namespace stagecraft::timeline {
@@ -114,6 +115,16 @@ struct HopperModel {
   /// cycle): a staging slot is free again, for the panel two later, when
   /// its store has read it.
   double storeBytesPerCycle = 64;
+  /// Shared memory's bandwidth (bytes per cycle) for what the main loop
+  /// moves through it: the wgmma's operand reads (each m64 instruction reads
+  /// its A rows and all of B) and the TMA loads' writes. 0: not a limit.
+  /// When their demand in the steady state exceeds it, each gets its share
+  /// in proportion to its demand (Simulator.cpp, a second run), below.
+  double smemBytesPerCycle = 0;
+  /// Set by that second run, not read from JSON: shared memory's bandwidth
+  /// left to the wgmma's operand reads and to the TMA's writes (0: no limit).
+  double wgmmaSmemBytesPerCycle = 0;
+  double tmaSmemBytesPerCycle = 0;
 
   // --- Costs (cycles).
   /// Tensor-core time of `dot` for a warp group that computes `rowShare` of
@@ -125,6 +136,15 @@ struct HopperModel {
   double mathCycles(const MathWork &math) const;
   /// TMA transfer time of `bytes` at this SM's share of the bandwidth.
   double transferCycles(double bytes) const { return bytes / loadBytesPerCycle; }
+  /// A load's transfer: `linkBytes` over the L2's link, `bytes` written into
+  /// shared memory (at its share of it when that is a limit).
+  double loadTransferCycles(double linkBytes, double bytes) const {
+    double t = linkBytes / loadBytesPerCycle;
+    return tmaSmemBytesPerCycle > 0 ? std::max(t, bytes / tmaSmemBytesPerCycle) : t;
+  }
+  /// Bytes the wgmma of a warp group computing `rowShare` of `dot` read from
+  /// shared memory: A's rows unless A is in registers, B once per 64 rows.
+  double dotSmemBytes(const DotWork &dot, double rowShare) const;
   /// One SM's share of the L2 bandwidth (bytes per cycle) while
   /// `activeCtas` CTAs stream, this SM holding `perSm` of them: all of the
   /// base share when every SM is as full, more (up to the per-SM limit) when

@@ -108,10 +108,66 @@ std::string Prediction::boundAndSourcesText() const {
   return boundDetail + "\n" + loadSourcesText();
 }
 
+namespace {
+Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
+                       const ScheduleReport &report, const KernelCosts &costs,
+                       const HopperModel &model, const SimOptions &options);
+} // namespace
+
 Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
                                          const ScheduleReport &report,
                                          const KernelCosts &costs, const HopperModel &model,
                                          const SimOptions &options) {
+  Prediction p = predictOnce(g, schedule, report, costs, model, options);
+  if (model.smemBytesPerCycle <= 0 || !p.ok || p.iterationNs <= 0)
+    return p;
+  // Shared memory in the steady state: what the wgmma read of it (each m64
+  // instruction its A rows and all of B; a ping-pong team a tile whole) and
+  // what the loads write into it, per iteration of the CTAs on an SM.
+  bool teams = report.consumers == Consumers::PingPong;
+  double wgmma = 0, loads = 0;
+  for (unsigned u = 0; u < g.units.size() && u < costs.units.size(); ++u) {
+    const UnitWork &w = costs.units[u];
+    int64_t size = std::max<int64_t>(1, g.warpGroupsOf(effectiveSchedule(g, schedule, u).group));
+    if (teams)
+      size = 1;
+    for (const DotWork &d : w.dots)
+      wgmma += static_cast<double>(size) * model.dotSmemBytes(d, 1.0 / static_cast<double>(size));
+    loads += static_cast<double>(w.loadBytes);
+  }
+  int64_t resident = std::max<int64_t>(
+      1, std::min<int64_t>(p.ctasPerSM, (p.ctas + model.sms - 1) / std::max<int64_t>(1, model.sms)));
+  double cycles = p.iterationNs / model.nsPerCycle();
+  double W = static_cast<double>(resident) * wgmma / cycles;
+  double T = static_cast<double>(resident) * loads / cycles;
+  if (W + T <= model.smemBytesPerCycle)
+    return p;
+  // Over it: each gets its share in proportion to its demand, and the loop
+  // runs again at those rates.
+  HopperModel limited = model;
+  limited.wgmmaSmemBytesPerCycle = model.smemBytesPerCycle * W / (W + T);
+  limited.tmaSmemBytesPerCycle = model.smemBytesPerCycle * T / (W + T);
+  Prediction q = predictOnce(g, schedule, report, costs, limited, options);
+  if (!q.ok)
+    return p;
+  std::string why = formatv("shared memory: the wgmma's operand reads ({0:F0} bytes a cycle) and the "
+                            "loads' writes ({1:F0}) want more than its {2:F0}; each at its share",
+                            W, T, model.smemBytesPerCycle)
+                        .str();
+  if (q.bound == "tensor cores" || q.bound == "TMA loads") {
+    q.bound = "shared memory";
+    q.boundDetail = why + " (" + q.boundDetail + ")";
+  } else {
+    q.notes.push_back(why);
+  }
+  return q;
+}
+
+namespace {
+Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
+                       const ScheduleReport &report, const KernelCosts &costs,
+                       const HopperModel &model, const SimOptions &options) {
+  using namespace stagecraft::timeline;
   Prediction out;
   if (!report.legal()) {
     out.error = "the schedule is illegal";
@@ -468,3 +524,4 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   out.ok = true;
   return out;
 }
+} // namespace

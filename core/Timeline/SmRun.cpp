@@ -466,7 +466,7 @@ bool SmRun::stepLoad(int cta, int wg, unsigned u, int64_t i) {
   // the L2 bandwidth, then the data lands after the latency.
   double issued = r.now + m_.issueCycles * p.boxes;
   double start = std::max(issued, tmaFree_);
-  double transfer = m_.transferCycles(p.linkBytes);
+  double transfer = m_.loadTransferCycles(p.linkBytes, p.bytes);
   tmaFree_ = start + transfer;
   result_.tma.spans.push_back({start, tmaFree_});
   l.ready[i] = tmaFree_ + m_.loadLatencyCycles;

@@ -216,6 +216,32 @@ TEST(TimelineSim, AThirdBufferMakesTheLoopBandwidthBound) {
   EXPECT_NEAR(p.utilization[0].busy, 0.5, 1e-6); // tensor cores: 50 of every 100
 }
 
+TEST(TimelineSim, SharedMemoryIsSharedByTheWgmmaReadsAndTheLoads) {
+  // Three buffers, TMA-bound at 100 cycles an iteration (AThirdBuffer...).
+  // The dot (64x64x16 bf16) reads 2048 bytes of A and 2048 of B from shared
+  // memory, the load writes 100: 40.96 + 1 bytes a cycle at that rate. With
+  // shared memory at half of that (20.98 bytes a cycle) each gets half of
+  // its demand: the dot 4096 / 20.48 = 200 cycles, the load 100 / 0.5 =
+  // 200; the loop 200 cycles an iteration, bound by shared memory.
+  LoadDot k(40);
+  HopperModel m = roundModel();
+  EXPECT_NEAR(m.dotSmemBytes(DotWork{64, 64, 16, "bf16", false}, 1.0), 4096, 1e-9);
+  EXPECT_NEAR(m.dotSmemBytes(DotWork{64, 64, 16, "bf16", true}, 1.0), 2048, 1e-9); // A in registers
+  // Two m64 instructions each read all of B; fp8 one byte an element.
+  EXPECT_NEAR(m.dotSmemBytes(DotWork{128, 256, 32, "e4m3", false}, 1.0), 128 * 32 + 2 * 256 * 32, 1e-9);
+  m.smemBytesPerCycle = 100; // more than the loop wants: no change
+  Prediction fast = k.run(schedule(0, 0, 2), m);
+  ASSERT_TRUE(fast.ok) << fast.error;
+  EXPECT_NEAR(fast.iterationNs, 100, 1e-6);
+  EXPECT_EQ(fast.bound, "TMA loads");
+  m.smemBytesPerCycle = 20.98;
+  Prediction p = k.run(schedule(0, 0, 2), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 200, 0.5);
+  EXPECT_EQ(p.bound, "shared memory");
+  EXPECT_NE(p.boundDetail.find("shared memory"), std::string::npos) << p.boundDetail;
+}
+
 TEST(TimelineSim, MmaPipeliningKeepsAGroupInFlight) {
   LoadDot k(40);
   HopperModel m = roundModel();
