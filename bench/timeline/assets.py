@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Predicted and measured timelines of the GEMM and attention assets, two schedules each.
 
-  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration|wider|short|unseen]   # build machine
+  bench/timeline/assets.py compile [--out .dev/timeline] [--set calibration|wider|short|unseen|tiles]   # build machine
   bench/timeline/assets.py run --bundles DIR --runner BIN --out OUT      # GPU host
   bench/timeline/run-assets-on-gpu.sh OUT [DIR]                          # GPU host, all of it
   bench/timeline/assets.py list                                          # the configurations
@@ -113,6 +113,16 @@ UNSEEN_BIG = [
         ("attn_d64_bn64_bm128w2_bf16_bf16_window_default", ATTENTION["attention_fwd_d64"]),
         ("attn_d64_bn64_bm128w2_bf16_bf16_window_cp_dot0_s2", ATTENTION["attention_fwd_d64"]),
     )
+]
+
+# The generated GEMM's tile shapes at full size, loads two ahead: per iteration the wgmma read
+# 24, 40, 48 and 80 KB of shared memory and the TMA writes 24, 40, 32 and 48 KB (64x128,
+# 64x256, 128x128, 128x256), where the L2's link carries 17-35 KB (docs/timeline.md, "What is
+# not met": shared memory as the bound), and the 64x128 tile with one warp group.
+TILES_BIG = [
+    (f"variant:gemm_bf16_aK_bK_none_bf16_{tile}_{schedule}", "big", None, GEMM_BIG)
+    for tile, schedule in (("64x128", "ws_ahead2"), ("64x256", "ws_ahead2"), ("128x128", "ws_ahead2"),
+                           ("128x256", "ws_ahead2"), ("64x128", "one_group"))
 ]
 
 
@@ -265,10 +275,11 @@ def main():
     ap.add_argument("--ctas", type=int, default=4,
                     help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
-    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen"], default="assets")
+    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen", "tiles"],
+                    default="assets")
     a = ap.parse_args()
     configs = {"calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
-               "unseen": UNSEEN_BIG}.get(a.set, CONFIGS)
+               "unseen": UNSEEN_BIG, "tiles": TILES_BIG}.get(a.set, CONFIGS)
     if a.mode == "compile":
         compile_all(a.out, configs, a.ctas)
         return 0

@@ -652,6 +652,7 @@ FIT = {  # name: (low, high)
     "wgmma_issue_queue": (0.25, 32),
     "dram_efficiency": (0.2, 1.0),
     "smem_bytes_per_cycle": (60, 256),  # searched only when the start has it on (not 0)
+    "wgmma_smem_bytes_per_cycle": (30, 256),  # likewise
 }
 
 

@@ -99,6 +99,7 @@ const Field kFields[] = {
     {"store_bytes_per_cycle", &HopperModel::storeBytesPerCycle},
     {"staging_bytes_per_cycle", &HopperModel::stagingBytesPerCycle},
     {"smem_bytes_per_cycle", &HopperModel::smemBytesPerCycle},
+    {"wgmma_smem_bytes_per_cycle", &HopperModel::wgmmaSmemBytesPerCycle},
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
     {"dram_efficiency", &HopperModel::dramEfficiency},
     {"tpc_coalescing", &HopperModel::tpcCoalescing},

@@ -121,9 +121,14 @@ struct HopperModel {
   /// When their demand in the steady state exceeds it, each gets its share
   /// in proportion to its demand (Simulator.cpp, a second run), below.
   double smemBytesPerCycle = 0;
-  /// Set by that second run, not read from JSON: shared memory's bandwidth
-  /// left to the wgmma's operand reads and to the TMA's writes (0: no limit).
+  /// The rate the wgmma read their shared-memory operands at (bytes per
+  /// cycle; 0: no limit): a group takes at least its operand bytes over it
+  /// (bench/results/smem-tiles-h100-2026-11-27: the traced GEMMs' wgmma read
+  /// 114-122 bytes a ns whatever their tile and loads). The second run above
+  /// lowers it to its share of smem_bytes_per_cycle when that is set.
   double wgmmaSmemBytesPerCycle = 0;
+  /// Set by that second run, not read from JSON: shared memory's bandwidth
+  /// left to the TMA's writes (0: no limit).
   double tmaSmemBytesPerCycle = 0;
 
   // --- Costs (cycles).

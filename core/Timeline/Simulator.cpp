@@ -145,7 +145,9 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // Over it: each gets its share in proportion to its demand, and the loop
   // runs again at those rates.
   HopperModel limited = model;
-  limited.wgmmaSmemBytesPerCycle = model.smemBytesPerCycle * W / (W + T);
+  double share = model.smemBytesPerCycle * W / (W + T);
+  limited.wgmmaSmemBytesPerCycle =
+      model.wgmmaSmemBytesPerCycle > 0 ? std::min(model.wgmmaSmemBytesPerCycle, share) : share;
   limited.tmaSmemBytesPerCycle = model.smemBytesPerCycle * T / (W + T);
   Prediction q = predictOnce(g, schedule, report, costs, limited, options);
   if (!q.ok)

@@ -242,6 +242,24 @@ TEST(TimelineSim, SharedMemoryIsSharedByTheWgmmaReadsAndTheLoads) {
   EXPECT_NE(p.boundDetail.find("shared memory"), std::string::npos) << p.boundDetail;
 }
 
+TEST(TimelineSim, TheWgmmaReadTheirOperandsAtTheirRate) {
+  // Fast loads, the dot tensor-bound at 50 cycles an iteration
+  // (MmaPipeliningKeepsAGroupInFlight); its 4096 operand bytes at 40.96
+  // bytes a cycle take 100: the loop's iteration.
+  LoadDot k(40);
+  HopperModel m = roundModel();
+  m.loadLatencyCycles = 0;
+  m.loadBytesPerCycle = 100.0 / 20;
+  Prediction full = k.run(schedule(0, 0, 2, 1), m);
+  ASSERT_TRUE(full.ok) << full.error;
+  EXPECT_NEAR(full.iterationNs, 50, 1e-6);
+  m.wgmmaSmemBytesPerCycle = 40.96;
+  Prediction p = k.run(schedule(0, 0, 2, 1), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 100, 1e-6);
+  EXPECT_EQ(p.bound, "tensor cores");
+}
+
 TEST(TimelineSim, MmaPipeliningKeepsAGroupInFlight) {
   LoadDot k(40);
   HopperModel m = roundModel();
