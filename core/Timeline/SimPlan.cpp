@@ -159,10 +159,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     const UnitWork &w = costs.units[u];
     // The warp groups that split this unit's work: a ping-pong team does
     // its tile whole.
-    int64_t size = g.warpGroupsOf(p.group);
-    for (const WarpGroupPlan &w : plan.wgs)
-      if (w.group == p.group && w.teams > 1)
-        size = 1;
+    int64_t size = plan.teamGroup(p.group) ? 1 : g.warpGroupsOf(p.group);
     double share = 1.0 / static_cast<double>(size);
     p.bytes = static_cast<double>(w.loadBytes);
     p.boxes = std::max<int64_t>(1, w.loadBoxes);

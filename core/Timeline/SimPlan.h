@@ -95,6 +95,14 @@ struct Plan {
   std::vector<WarpGroupPlan> wgs;
   /// Ping-pong: the consumer teams (WarpGroupPlan::teams); 1 otherwise.
   int teams = 1;
+  /// Whether schedule group `group`'s warp groups are ping-pong teams (each
+  /// does a unit's work whole, and reads its tiles' buffers alone).
+  bool teamGroup(int64_t group) const {
+    for (const WarpGroupPlan &w : wgs)
+      if (w.group == group && w.teams > 1)
+        return true;
+    return false;
+  }
   int64_t threads = 0;
   double epilogueMathCycles = 0; // per consumer warp group
   double epilogueStoreBytes = 0;

@@ -169,7 +169,6 @@ namespace {
 Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
                        const ScheduleReport &report, const KernelCosts &costs,
                        const HopperModel &model, const SimOptions &options) {
-  using namespace stagecraft::timeline;
   Prediction out;
   if (!report.legal()) {
     out.error = "the schedule is illegal";

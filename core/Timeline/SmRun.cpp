@@ -261,10 +261,7 @@ SmRun::SmRun(const Plan &plan, const LoopGraph &g, const HopperModel &model, int
       int readers = 0;
       for (unsigned r : p.readers) {
         int64_t grp = plan.units[r].group;
-        bool teams = std::any_of(plan.wgs.begin(), plan.wgs.end(), [&](const WarpGroupPlan &w) {
-          return w.group == grp && w.teams > 1;
-        });
-        readers += teams ? 1 : static_cast<int>(g.warpGroupsOf(grp));
+        readers += plan.teamGroup(grp) ? 1 : static_cast<int>(g.warpGroupsOf(grp));
       }
       l.pending.assign(trip, readers);
       l.noReaders = readers == 0;
