@@ -23,6 +23,10 @@
 // percentile (cycles, A and B apart), issue to landing (median, 90th percentile, ns), the SM
 // clock (clock64 against %globaltimer).
 //
+// `tma_issue rounds`: the same streams as non-persistent GEMMs launch them, one tile a CTA,
+// 4096 (128x128) or 2048 (128x256) CTAs in rounds of 132, the consumers free at once or at
+// the tile's tensor pace: the launch's time, as TFLOP/s of the 8192^3 GEMM it stands for.
+//
 // `tma_issue depth` instead has every SM stream a GEMM tile's boxes (B 256 or 128 rows: the
 // 128x256 and 128x128 tiles) with the ring from 2 stages to as many as fit in 192 KB, the
 // consumers freeing a stage at once or after the tile's tensor time at 1.5 GHz, in the
@@ -30,7 +34,7 @@
 // (gemm-rows: they share A's), and prints how far apart in time (%globaltimer) CTAs issue
 // the same step: a TPC's two CTAs, the next TPC's, and the CTA 64 on (A's sharer in gemm).
 //
-//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth]
+//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth|rounds]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -75,8 +79,8 @@ __device__ __forceinline__ void load(const CUtensorMap *map, uint32_t dst, uint6
 
 __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap mapA,
                                              const __grid_constant__ CUtensorMap mapB, int boxB,
-                                             int pattern, int stages, int hold, Stamp *stamps,
-                                             long long *clocks) {
+                                             int pattern, int stages, int hold, int steps,
+                                             Stamp *stamps, long long *clocks) {
   extern __shared__ __align__(1024) char ring[];
   __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
   int pid = blockIdx.x, n = gridDim.x;
@@ -89,10 +93,10 @@ __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap
   }
   __syncthreads();
   uint32_t base = (smem(ring) + 1023) & ~1023u;
-  Stamp *mine = stamps + (size_t)pid * kSteps;
+  Stamp *mine = stamps + (size_t)pid * steps;
   if (threadIdx.x == 0) { // the producer
     long long c0 = clk(), g0 = gtime();
-    for (int i = 0; i < kSteps; ++i) {
+    for (int i = 0; i < steps; ++i) {
       int s = i % stages, tile = i / 128, k = (i % 128) * 64, stage = kBoxA + boxB * 128;
       int columns = kDim / boxB; // tile columns
       if (i >= stages)
@@ -135,12 +139,12 @@ __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap
       mine[i].issueB1 = st.issueB1;
       mine[i].issued = st.issued;
     }
-    for (int i = kSteps; i < kSteps + stages; ++i)
+    for (int i = steps; i < steps + stages; ++i)
       wait(&empty[i % stages], ((i / stages) - 1) & 1);
     clocks[2 * pid] = clk() - c0;
     clocks[2 * pid + 1] = gtime() - g0;
   } else if (threadIdx.x == 32) { // the consumer
-    for (int i = 0; i < kSteps; ++i) {
+    for (int i = 0; i < steps; ++i) {
       int s = i % stages;
       wait(&full[s], (i / stages) & 1);
       long long landed = clk();
@@ -190,6 +194,7 @@ struct Measured {
 
 int main(int argc, char **argv) {
   bool depth = argc > 1 && std::string(argv[1]) == "depth";
+  bool rounds = argc > 1 && std::string(argv[1]) == "rounds";
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   void *a, *b;
@@ -205,7 +210,9 @@ int main(int argc, char **argv) {
     return 1;
   Stamp *stamps;
   long long *clocks;
-  cudaMalloc(&stamps, (size_t)sms * kSteps * sizeof(Stamp));
+  // Enough for a persistent launch (sms CTAs of kSteps) or 4096 one-tile CTAs (rounds).
+  size_t maxStamps = std::max((size_t)sms * kSteps, (size_t)4096 * 128);
+  cudaMalloc(&stamps, maxStamps * sizeof(Stamp));
   cudaMalloc(&clocks, 2 * sms * sizeof(long long));
   int shmem = kRing + 1024;
   cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, shmem);
@@ -215,8 +222,9 @@ int main(int argc, char **argv) {
   auto measure = [&](const Run &r, Measured &m) -> bool {
     const CUtensorMap &mapB = r.boxB == 256 ? mapB256 : mapB128;
     int hold = int(r.holdNs * 1.98); // cycles at the clock this stream runs at (printed)
-    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, stamps, clocks); // warm-up
-    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, stamps, clocks);
+    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, kSteps, stamps,
+                                  clocks); // warm-up
+    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, kSteps, stamps, clocks);
     if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
       fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
       return false;
@@ -256,6 +264,45 @@ int main(int argc, char **argv) {
     return true;
   };
 
+  if (rounds) {
+    // One tile (128 steps) a CTA, 31 rounds of CTAs (4096 one-tile CTAs for the 128x128
+    // tile, 2048 for 128x256: the GEMM at 8192^3), new CTAs starting as others finish, as
+    // the non-persistent GEMMs launch; the consumers hold each stage for the tile's tensor
+    // time at 1.5 GHz. Whole-launch rate (cudaEvent, best of 3) and the per-SM stream.
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order\n", sms);
+    printf("%-9s %4s %6s %5s %6s | %9s %9s %14s\n", "pattern", "box", "stages", "hold", "CTAs", "launch us",
+           "B/ns/SM", "as TFLOP/s");
+    for (int round = 0; round < 2; ++round)
+      for (int boxB : {128, 256})
+        for (int pattern : {Gemm, GemmRows})
+          for (int holdNs : {0, boxB == 256 ? 683 : 341})
+            for (int stages = 2; stages <= kRing / (kBoxA + boxB * 128) && stages <= kMaxStages; ++stages) {
+              const CUtensorMap &mapB = boxB == 256 ? mapB256 : mapB128;
+              int grid = 64 * (kDim / boxB), hold = int(holdNs * 1.98);
+              float best = 1e30f;
+              for (int rep = 0; rep < 4; ++rep) { // the first a warm-up
+                cudaEventRecord(e0);
+                stream<<<grid, 64, shmem>>>(mapA, mapB, boxB, pattern, stages, hold, 128, stamps, clocks);
+                cudaEventRecord(e1);
+                if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) {
+                  fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
+                  return 1;
+                }
+                float ms;
+                cudaEventElapsedTime(&ms, e0, e1);
+                if (rep > 0 && ms < best)
+                  best = ms;
+              }
+              double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
+              double flops = 2.0 * kDim * kDim * kDim;
+              printf("%-9s %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", kNames[pattern], boxB, stages, holdNs, grid,
+                     best * 1e3, bytesAll / (best * 1e6) / sms, flops / (best * 1e-3) / 1e12);
+            }
+    return 0;
+  }
   if (!depth) {
     printf("%d SMs; per CTA %d steps of a 16 KB A box and a 32 KB B box (bf16, 128-byte swizzle)\n", sms,
            kSteps);
