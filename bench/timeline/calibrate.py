@@ -656,7 +656,7 @@ FIT = {  # name: (low, high)
 }
 
 
-def fit(rows, params, estimate, noise_level):
+def fit(rows, params, estimate, noise_level, hold=()):
     best = dict(params)
     best_obj = objective(evaluate(rows, predict(rows, best, estimate), noise_level))
     print(f"start: objective {best_obj:.4f}", file=sys.stderr)
@@ -666,6 +666,8 @@ def fit(rows, params, estimate, noise_level):
         for name, (lo, hi) in FIT.items():
             if best.get(name, 0) == 0:
                 continue  # a mechanism switched off (0) stays off: start from a value to fit it
+            if name in hold:
+                continue  # a measured value, not searched
             for direction in (1, -1):
                 trial = dict(best)
                 trial[name] = min(hi, max(lo, best[name] * math.exp(direction * step)))
@@ -792,6 +794,8 @@ def main():
     ap.add_argument("--table", help="write the tables and the summary (markdown) here")
     ap.add_argument("--rows", help="write every row (JSON lines) here")
     ap.add_argument("--estimate-resources", action="store_true")
+    ap.add_argument("--hold", default="",
+                    help="with --fit: parameters (comma-separated) kept at their start values (measured ones)")
     a = ap.parse_args()
     if not os.path.exists(TOOL):
         raise SystemExit(f"{TOOL} is missing: build it first (ninja -C build stagecraft-timeline)")
@@ -805,7 +809,11 @@ def main():
     # (every schedule of a group was measured in one call).
     noise_level = percentile(within, 0.9) if within else 0.0
     if a.fit:
-        params = fit(rows, params, a.estimate_resources, noise_level)
+        hold = {h.strip() for h in a.hold.split(",") if h.strip()}
+        unknown = hold - set(params)
+        if unknown:
+            raise SystemExit(f"--hold: no parameter named {', '.join(sorted(unknown))}")
+        params = fit(rows, params, a.estimate_resources, noise_level, hold)
         print(json.dumps(params, indent=1))
         if a.write_params:
             with open(a.write_params, "w") as f:

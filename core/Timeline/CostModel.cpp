@@ -93,6 +93,7 @@ const Field kFields[] = {
     {"tensor_math_interference", &HopperModel::tensorMathInterference},
     {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},
     {"issue_cycles", &HopperModel::issueCycles},
+    {"tma_issue_cycles", &HopperModel::tmaIssueCycles},
     {"wgmma_latency_cycles", &HopperModel::wgmmaLatencyCycles},
     {"wgmma_issue_queue", &HopperModel::wgmmaIssueQueue},
     {"epilogue_panel_cycles", &HopperModel::epiloguePanelCycles},

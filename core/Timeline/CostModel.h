@@ -39,7 +39,7 @@ struct HopperModel {
   double hbmBytesPerSecond = 3.35e12;
   /// The fraction of it the loop's L2 misses get (TMA boxes, many pages at
   /// once, beside the other CTAs' writes): the bound on the SMs' TMA rate.
-  double dramEfficiency = 0.7932;
+  double dramEfficiency = 0.6576;
   /// Of a box both SMs of a TPC load at once, the part of the second copy
   /// the TPC's link does not carry again: measured, not fitted (bench/
   /// results/l2-sharing-h100-2026-11-26: two SMs of a TPC reading the same
@@ -67,16 +67,16 @@ struct HopperModel {
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once, for bytes the SM beside it
   /// does not load too (LoadSharing.h; measured alone on the H100: 31.5).
-  double loadBytesPerCycle = 30.19;
+  double loadBytesPerCycle = 29.26;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
-  double loadBytesPerCycleMax = 51.65;
+  double loadBytesPerCycleMax = 54.98;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 515.9;
+  double loadLatencyCycles = 500.0;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 107.5;
+  double syncLatencyCycles = 114.4;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
   double mathEfficiency = 0.7026;
@@ -91,20 +91,26 @@ struct HopperModel {
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;
-  /// Issuing one TMA box or one wgmma from a thread (cycles).
+  /// Issuing one wgmma instruction group from a thread (cycles).
   double issueCycles = 8.0;
+  /// Issuing one TMA box from a thread (cycles): the expect-tx, the box's
+  /// coordinates, the copy and its elect loop. Measured, not fitted: 60-82
+  /// SM cycles a box whether one SM or all of them stream, the issue never
+  /// waiting for the transfers before it (bench/results/tma-issue-h100-
+  /// 2026-11-27).
+  double tmaIssueCycles = 70.0;
   /// From the tensor cores finishing a wgmma group to wgmma.wait_group
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 10.88;
+  double wgmmaLatencyCycles = 24.52;
   /// wgmma instructions the tensor cores take ahead of the one running: a
   /// warp group issuing a group stays in its issue until everything issued
   /// before it, and all but this many of its own instructions, have started
   /// (the H100's traces: issuing a 4-instruction MMA0 takes 96-160 ns while
   /// the other consumer's MMA runs, not a few cycles). 0: the issue never
   /// waits.
-  double wgmmaIssueQueue = 4.618;
+  double wgmmaIssueQueue = 4.075;
   /// The epilogue, per stored panel (ConsumerLoop.cpp, emitStore): the
   /// consumers' two named barriers, the proxy fence and the TMA issue
   /// (cycles), besides writing the panel to shared memory at

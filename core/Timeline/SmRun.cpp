@@ -461,7 +461,7 @@ bool SmRun::stepLoad(int cta, int wg, unsigned u, int64_t i) {
   endWait(cta, r);
   // expect-tx and one TMA per box; the transfer queues on the SM's share of
   // the L2 bandwidth, then the data lands after the latency.
-  double issued = r.now + m_.issueCycles * p.boxes;
+  double issued = r.now + m_.tmaIssueCycles * p.boxes;
   double start = std::max(issued, tmaFree_);
   double transfer = m_.loadTransferCycles(p.linkBytes, p.bytes);
   tmaFree_ = start + transfer;
