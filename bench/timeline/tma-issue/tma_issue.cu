@@ -27,6 +27,10 @@
 // 4096 (128x128) or 2048 (128x256) CTAs in rounds of 132, the consumers free at once or at
 // the tile's tensor pace: the launch's time, as TFLOP/s of the 8192^3 GEMM it stands for.
 //
+// `tma_issue share`: an SM's rate against the number of SMs streaming (L2 hits, DRAM), and a
+// stage's issue-to-landing time on one SM right after the L2 was flushed (DRAM misses) and
+// again (L2 hits).
+//
 // `tma_issue depth` instead has every SM stream a GEMM tile's boxes (B 256 or 128 rows: the
 // 128x256 and 128x128 tiles) with the ring from 2 stages to as many as fit in 192 KB, the
 // consumers freeing a stage at once or after the tile's tensor time at 1.5 GHz, in the
@@ -34,7 +38,7 @@
 // (gemm-rows: they share A's), and prints how far apart in time (%globaltimer) CTAs issue
 // the same step: a TPC's two CTAs, the next TPC's, and the CTA 64 on (A's sharer in gemm).
 //
-//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth|rounds]
+//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth|rounds|share]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -195,6 +199,7 @@ struct Measured {
 int main(int argc, char **argv) {
   bool depth = argc > 1 && std::string(argv[1]) == "depth";
   bool rounds = argc > 1 && std::string(argv[1]) == "rounds";
+  bool share = argc > 1 && std::string(argv[1]) == "share";
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   void *a, *b;
@@ -264,6 +269,59 @@ int main(int argc, char **argv) {
     return true;
   };
 
+  if (share) {
+    // How an SM's rate follows the number of SMs streaming (the model's loadShare: the L2's
+    // bandwidth shared by the CTAs that stream, each SM up to a limit), 4 stages of 48 KB, L2
+    // hits or nobody sharing (mostly DRAM); and one SM's first copies after the L2 was
+    // flushed (a 256 MB write): a stage of DRAM misses, issue to landing.
+    void *flush;
+    size_t flushBytes = (size_t)256 << 20;
+    if (cudaMalloc(&flush, flushBytes) != cudaSuccess) {
+      fprintf(stderr, "tma_issue: out of device memory\n");
+      return 1;
+    }
+    printf("%d SMs; 4 stages of a 16 KB A box and a 32 KB B box\n", sms);
+    printf("%-9s %4s | %9s %11s | %18s\n", "pattern", "SMs", "B/ns/SM", "TB/s in all", "issue->land p50/p90");
+    for (int round = 0; round < 2; ++round)
+      for (int pattern : {L2Slice, Distinct})
+        for (int grid : {1, 4, 8, 16, 33, 66, 99, sms}) {
+          Measured m;
+          if (!measure({pattern, 256, grid, 4, 0}, m))
+            return 1;
+          printf("%-9s %4d | %9.1f %11.2f | %8.0f / %7.0f\n", kNames[pattern], grid, m.rate,
+                 m.rate * grid / 1e3, m.land50, m.land90);
+        }
+    printf("\ncold: one SM, one stage in flight, after the L2 is flushed (first 8 stages, ns issue->land)\n");
+    for (int round = 0; round < 3; ++round) {
+      cudaMemset(flush, round + 1, flushBytes);
+      cudaDeviceSynchronize();
+      stream<<<1, 64, shmem>>>(mapA, mapB256, 256, Distinct, 1, 0, 8, stamps, clocks);
+      if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
+        return 1;
+      }
+      Stamp st[8];
+      long long cl[2];
+      cudaMemcpy(st, stamps, sizeof st, cudaMemcpyDeviceToHost);
+      cudaMemcpy(cl, clocks, sizeof cl, cudaMemcpyDeviceToHost);
+      double ghz = double(cl[0]) / double(cl[1]);
+      printf("round %d:", round);
+      for (int i = 0; i < 8; ++i)
+        printf(" %.0f", double(st[i].landed - st[i].issueB1) / ghz);
+      printf("\n");
+      // The same boxes again, now in the L2.
+      stream<<<1, 64, shmem>>>(mapA, mapB256, 256, Distinct, 1, 0, 8, stamps, clocks);
+      cudaDeviceSynchronize();
+      cudaMemcpy(st, stamps, sizeof st, cudaMemcpyDeviceToHost);
+      cudaMemcpy(cl, clocks, sizeof cl, cudaMemcpyDeviceToHost);
+      ghz = double(cl[0]) / double(cl[1]);
+      printf("  warm: ");
+      for (int i = 0; i < 8; ++i)
+        printf(" %.0f", double(st[i].landed - st[i].issueB1) / ghz);
+      printf("\n");
+    }
+    return 0;
+  }
   if (rounds) {
     // One tile (128 steps) a CTA, 31 rounds of CTAs (4096 one-tile CTAs for the 128x128
     // tile, 2048 for 128x256: the GEMM at 8192^3), new CTAs starting as others finish, as
