@@ -104,6 +104,8 @@ const Field kFields[] = {
     {"hbm_bytes_per_second", &HopperModel::hbmBytesPerSecond},
     {"dram_efficiency", &HopperModel::dramEfficiency},
     {"tpc_coalescing", &HopperModel::tpcCoalescing},
+    {"drift_lead_iterations", &HopperModel::driftLeadIterations},
+    {"drift_link_bytes_per_tensor_cycle", &HopperModel::driftLinkBytesPerTensorCycle},
 };
 } // namespace
 

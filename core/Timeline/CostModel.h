@@ -133,6 +133,23 @@ struct HopperModel {
   /// 114-122 bytes a ns whatever their tile and loads). The second run above
   /// lowers it to its share of smem_bytes_per_cycle when that is set.
   double wgmmaSmemBytesPerCycle = 0;
+  /// CTAs that share boxes drift apart, and their copies no longer meet in
+  /// the L2, when the copies bound the loop and its loads run this many
+  /// iterations ahead of their readers or more (0: never). Measured
+  /// (bench/results/tma-issue-h100-2026-11-27): streams of the GEMMs' boxes
+  /// whose copies are the limit keep a TPC's two CTAs within 32 ns of each
+  /// other with three stages in flight (96 and 144 KB) and let them drift
+  /// 0.3-0.5 us apart with four (128 and 192 KB), 6-20% slower, 17-21% with
+  /// five; with consumers slower than the copies nothing drifts at any
+  /// depth; the generated 128x128 GEMM loses 20% with its loads four ahead
+  /// and nothing three ahead. The copies are the limit when the loop's link bytes per tensor
+  /// cycle reach driftLinkBytesPerTensorCycle: the L2's measured 64 B/ns an
+  /// SM with every SM streaming over the GEMMs' sustained 1.5 GHz (42.7),
+  /// not this model's fitted link rate and clock, which have the 128x256
+  /// GEMMs bound by their loads where the measurement has their consumers
+  /// bound them. A second run then charges every box in full on the link.
+  double driftLeadIterations = 4;
+  double driftLinkBytesPerTensorCycle = 42.7;
   /// Set by that second run, not read from JSON: shared memory's bandwidth
   /// left to the TMA's writes (0: no limit).
   double tmaSmemBytesPerCycle = 0;

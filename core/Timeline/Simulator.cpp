@@ -112,6 +112,8 @@ namespace {
 Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
                        const ScheduleReport &report, const KernelCosts &costs,
                        const HopperModel &model, const SimOptions &options);
+/// Rounds of CTAs a launch runs before the CTAs sharing boxes drift apart.
+constexpr double kInStepRounds = 2;
 } // namespace
 
 Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
@@ -119,6 +121,30 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
                                          const KernelCosts &costs, const HopperModel &model,
                                          const SimOptions &options) {
   Prediction p = predictOnce(g, schedule, report, costs, model, options);
+  if (model.driftLeadIterations > 0 && model.tpcCoalescing > 0 && p.ok && p.bound == "TMA loads" &&
+      static_cast<double>(p.loadLead) >= model.driftLeadIterations &&
+      p.linkBytesPerTensorCycle >= model.driftLinkBytesPerTensorCycle && p.waves > kInStepRounds) {
+    // Loads far ahead in a loop its copies bound: the sharers drift apart
+    // (CostModel.h, driftLeadIterations) and every box crosses the link in
+    // full, from the launch's third round of CTAs on (the 128x128 GEMM's
+    // traces: its first two rounds run alike with loads three and four
+    // ahead, the later ones 10-20% apart, bench/results/wave-spans-h100-
+    // 2026-11-27). The timeline stays the first round's (CTA 0).
+    HopperModel apart = model;
+    apart.tpcCoalescing = 0;
+    Prediction q = predictOnce(g, schedule, report, costs, apart, options);
+    if (q.ok && q.totalNs > p.totalNs) {
+      double inStep = kInStepRounds / p.waves;
+      p.totalNs = inStep * p.totalNs + (1 - inStep) * q.totalNs;
+      p.tflops = p.totalNs > 0 ? p.flops / p.totalNs / 1e3 : 0;
+      p.notes.push_back(formatv("the loads run {0} iterations ahead of their readers in a loop its "
+                                "copies bound: after the first {1:F0} rounds of CTAs, those that "
+                                "share boxes drift apart and every box crosses the link in full "
+                                "({2:F0} against {3:F0} ns an iteration)",
+                                p.loadLead, kInStepRounds, q.iterationNs, p.iterationNs)
+                            .str());
+    }
+  }
   if (model.smemBytesPerCycle <= 0 || !p.ok || p.iterationNs <= 0)
     return p;
   // Shared memory in the steady state: what the wgmma read of it (each m64
@@ -245,7 +271,16 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
       plan.units[u].linkBytes = linkBytes(costs.units[u], wave, model.tpcCoalescing);
       bytes += plan.units[u].bytes;
       link += plan.units[u].linkBytes;
+      // How far ahead of the units that read it a CTA loads it (iterations).
+      for (unsigned r : plan.units[u].readers)
+        out.loadLead = std::max<int64_t>(out.loadLead, plan.units[r].stage - plan.units[u].stage);
     }
+  double tensorCycles = 0; // a CTA's dots per iteration (a ping-pong team's tile)
+  for (const UnitWork &w : costs.units)
+    for (const DotWork &d : w.dots)
+      tensorCycles += model.dotCycles(d, 1.0);
+  if (tensorCycles > 0)
+    out.linkBytesPerTensorCycle = link / tensorCycles;
   // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
   // The transfers are charged in link bytes: DRAM's rate, in bytes loaded,
   // becomes the same time per link byte.

@@ -84,6 +84,12 @@ struct Prediction {
   double ctaNs = 0;   // the shown CTA alone on its SM (with its co-resident CTAs)
   double totalNs = 0; // the whole launch
   double flops = 0;   // executed dot flops of the launch
+  /// How many iterations ahead of their readers the loop's loads run (the
+  /// most of any load), and its link bytes per tensor-core cycle of its dots
+  /// (0 without loads or dots): the sharers' drift (CostModel.h,
+  /// driftLeadIterations).
+  int64_t loadLead = 0;
+  double linkBytesPerTensorCycle = 0;
   double tflops = 0;
   /// Per load unit of the loop, the part of its bytes from DRAM (boxes no
   /// other CTA of the first wave loads), the rest L2 hits; and the part the

@@ -241,6 +241,55 @@ TEST(TimelineSim, ATmaIssueTakesItsCyclesPerBoxAndNeverWaits) {
   EXPECT_EQ(bound.bound, "TMA loads");
 }
 
+TEST(TimelineSim, CtasSharingBoxesDriftApartWhenTheirCopiesBoundAndRunFarAhead) {
+  // Four SMs, CTAs 2k and 2k+1 on a TPC loading the same boxes
+  // (BoxesTheTpcPartnerLoadsTooCrossItsLinkOnce): each transfer crosses the
+  // link at 75 of its 100 bytes, and with the loads well ahead the loop is
+  // bound by them at 75 cycles an iteration (the dot's 50 hidden). Ten
+  // rounds of CTAs whose loads run four iterations ahead of the dot, in a
+  // loop whose copies are the limit (75 link bytes per 50 tensor cycles,
+  // over the 1.0 set here): after the first two rounds the sharers drift
+  // apart and every box crosses in full (100 an iteration), so the launch
+  // takes 2/10 of its time in step and 8/10 as if nothing were shared; the
+  // timeline (CTA 0, first round) stays in step. Three ahead, a loop whose
+  // consumers are the limit, or two rounds keep the sharing.
+  HopperModel m = roundModel();
+  m.sms = 4;
+  m.tpcCoalescing = 0.5;
+  m.driftLeadIterations = 4;
+  m.driftLinkBytesPerTensorCycle = 1.0;
+  auto run = [&](int64_t ahead, const HopperModel &model, int64_t ctas = 40) {
+    LoadDot k(40);
+    k.costs.ctas = {CtaRun{1, 40, ctas}};
+    k.costs.units[0].footprints = {LoadFootprint{100, {7, 7, 8, 8}}};
+    return k.run(schedule(0, 0, ahead), model);
+  };
+  HopperModel off = m, shareless = m;
+  off.driftLeadIterations = 0;
+  shareless.tpcCoalescing = 0;
+  Prediction three = run(3, m), four = run(4, m), inStep = run(4, off), apart = run(4, shareless);
+  ASSERT_TRUE(three.ok && four.ok && inStep.ok && apart.ok)
+      << three.error << four.error << inStep.error << apart.error;
+  EXPECT_NEAR(inStep.iterationNs, 75, 1e-6);
+  EXPECT_NEAR(apart.iterationNs, 100, 1e-6);
+  EXPECT_EQ(four.bound, "TMA loads");
+  EXPECT_EQ(four.loadLead, 4);
+  EXPECT_NEAR(four.linkBytesPerTensorCycle, 1.5, 1e-9);
+  EXPECT_NEAR(four.iterationNs, 75, 1e-6);
+  EXPECT_NEAR(four.totalNs, 0.2 * inStep.totalNs + 0.8 * apart.totalNs, 1e-6);
+  EXPECT_GT(four.totalNs, inStep.totalNs * 1.2);
+  bool said = false;
+  for (const std::string &n : four.notes)
+    said |= n.find("drift apart") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_EQ(three.loadLead, 3);
+  EXPECT_NEAR(three.totalNs, run(3, off).totalNs, 1e-6);
+  HopperModel consumers = m;
+  consumers.driftLinkBytesPerTensorCycle = 2.0; // 1.5 is under it: the consumers bound
+  EXPECT_NEAR(run(4, consumers).totalNs, inStep.totalNs, 1e-6);
+  EXPECT_NEAR(run(4, m, 8).totalNs, run(4, off, 8).totalNs, 1e-6); // two rounds
+}
+
 TEST(TimelineSim, SharedMemoryIsSharedByTheWgmmaReadsAndTheLoads) {
   // Three buffers, TMA-bound at 100 cycles an iteration (AThirdBuffer...).
   // The dot (64x64x16 bf16) reads 2048 bytes of A and 2048 of B from shared
