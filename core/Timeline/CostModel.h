@@ -142,12 +142,14 @@ struct HopperModel {
   /// 0.3-0.5 us apart with four (128 and 192 KB), 6-20% slower, 17-21% with
   /// five; with consumers slower than the copies nothing drifts at any
   /// depth; the generated 128x128 GEMM loses 20% with its loads four ahead
-  /// and nothing three ahead. The copies are the limit when the loop's link bytes per tensor
-  /// cycle reach driftLinkBytesPerTensorCycle: the L2's measured 64 B/ns an
-  /// SM with every SM streaming over the GEMMs' sustained 1.5 GHz (42.7),
-  /// not this model's fitted link rate and clock, which have the 128x256
-  /// GEMMs bound by their loads where the measurement has their consumers
-  /// bound them. A second run then charges every box in full on the link.
+  /// and nothing three ahead. The copies are the limit when the loop's link
+  /// bytes per tensor cycle reach driftLinkBytesPerTensorCycle: the L2's
+  /// measured 64 B/ns an SM with every SM streaming over the GEMMs'
+  /// sustained 1.5 GHz (42.7), not this model's fitted link rate and clock,
+  /// which have the 128x256 GEMMs bound by their loads where the measurement
+  /// has their consumers bound them. A second run then charges every box in
+  /// full on the link from the launch's third round of CTAs on
+  /// (Simulator.cpp, predict).
   double driftLeadIterations = 4;
   double driftLinkBytesPerTensorCycle = 42.7;
   /// Set by that second run, not read from JSON: shared memory's bandwidth
