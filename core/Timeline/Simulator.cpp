@@ -114,37 +114,13 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
                        const HopperModel &model, const SimOptions &options);
 /// Rounds of CTAs a launch runs before the CTAs sharing boxes drift apart.
 constexpr double kInStepRounds = 2;
-} // namespace
 
-Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
-                                         const ScheduleReport &report,
-                                         const KernelCosts &costs, const HopperModel &model,
-                                         const SimOptions &options) {
+/// One run of the loop (predictOnce) and, where shared memory is a limit
+/// (smemBytesPerCycle), a second one at each side's share of it.
+Prediction predictWithSharedMemory(const LoopGraph &g, const Schedule &schedule,
+                                   const ScheduleReport &report, const KernelCosts &costs,
+                                   const HopperModel &model, const SimOptions &options) {
   Prediction p = predictOnce(g, schedule, report, costs, model, options);
-  if (model.driftLeadIterations > 0 && model.tpcCoalescing > 0 && p.ok && p.bound == "TMA loads" &&
-      static_cast<double>(p.loadLead) >= model.driftLeadIterations &&
-      p.linkBytesPerTensorCycle >= model.driftLinkBytesPerTensorCycle && p.waves > kInStepRounds) {
-    // Loads far ahead in a loop its copies bound: the sharers drift apart
-    // (CostModel.h, driftLeadIterations) and every box crosses the link in
-    // full, from the launch's third round of CTAs on (the 128x128 GEMM's
-    // traces: its first two rounds run alike with loads three and four
-    // ahead, the later ones 10-20% apart, bench/results/wave-spans-h100-
-    // 2026-11-27). The timeline stays the first round's (CTA 0).
-    HopperModel apart = model;
-    apart.tpcCoalescing = 0;
-    Prediction q = predictOnce(g, schedule, report, costs, apart, options);
-    if (q.ok && q.totalNs > p.totalNs) {
-      double inStep = kInStepRounds / p.waves;
-      p.totalNs = inStep * p.totalNs + (1 - inStep) * q.totalNs;
-      p.tflops = p.totalNs > 0 ? p.flops / p.totalNs / 1e3 : 0;
-      p.notes.push_back(formatv("the loads run {0} iterations ahead of their readers in a loop its "
-                                "copies bound: after the first {1:F0} rounds of CTAs, those that "
-                                "share boxes drift apart and every box crosses the link in full "
-                                "({2:F0} against {3:F0} ns an iteration)",
-                                p.loadLead, kInStepRounds, q.iterationNs, p.iterationNs)
-                            .str());
-    }
-  }
   if (model.smemBytesPerCycle <= 0 || !p.ok || p.iterationNs <= 0)
     return p;
   // Shared memory in the steady state: what the wgmma read of it (each m64
@@ -189,6 +165,40 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     q.notes.push_back(why);
   }
   return q;
+}
+
+} // namespace
+
+Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
+                                         const ScheduleReport &report,
+                                         const KernelCosts &costs, const HopperModel &model,
+                                         const SimOptions &options) {
+  Prediction p = predictWithSharedMemory(g, schedule, report, costs, model, options);
+  if (model.driftLeadIterations > 0 && model.tpcCoalescing > 0 && p.ok && p.bound == "TMA loads" &&
+      static_cast<double>(p.loadLead) >= model.driftLeadIterations &&
+      p.linkBytesPerTensorCycle >= model.driftLinkBytesPerTensorCycle && p.waves > kInStepRounds) {
+    // Loads far ahead in a loop its copies bound: the sharers drift apart
+    // (CostModel.h, driftLeadIterations) and every box crosses the link in
+    // full, from the launch's third round of CTAs on (the 128x128 GEMM's
+    // traces: its first two rounds run alike with loads three and four
+    // ahead, the later ones 10-20% apart, bench/results/wave-spans-h100-
+    // 2026-11-27). The timeline stays the first round's (CTA 0).
+    HopperModel apart = model;
+    apart.tpcCoalescing = 0;
+    Prediction q = predictWithSharedMemory(g, schedule, report, costs, apart, options);
+    if (q.ok && q.totalNs > p.totalNs) {
+      double inStep = kInStepRounds / p.waves;
+      p.totalNs = inStep * p.totalNs + (1 - inStep) * q.totalNs;
+      p.tflops = p.totalNs > 0 ? p.flops / p.totalNs / 1e3 : 0;
+      p.notes.push_back(formatv("the loads run {0} iterations ahead of their readers in a loop its "
+                                "copies bound: after the first {1:F0} rounds of CTAs, those that "
+                                "share boxes drift apart and every box crosses the link in full "
+                                "({2:F0} against {3:F0} ns an iteration)",
+                                p.loadLead, kInStepRounds, q.iterationNs, p.iterationNs)
+                            .str());
+    }
+  }
+  return p;
 }
 
 namespace {
