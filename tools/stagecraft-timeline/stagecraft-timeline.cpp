@@ -182,9 +182,13 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
     return p;
   ScheduleReport report = checkSchedule(k.graph, schedule);
   if (!report.legal()) {
-    error = c.scheduleSource + ": the schedule is illegal (" +
-            std::string(ruleName(report.violations.front().rule)) +
-            "): " + report.violations.front().message;
+    // As stagecraft-compile words it: the op at fault's file:line:col (the
+    // IR's), then the schedule file the placement came from, if any.
+    const Violation &v = report.violations.front();
+    error = (v.location.empty() ? c.ir : v.location) + ": error: illegal schedule (" +
+            std::string(ruleName(v.rule)) + "): " + v.message;
+    if (!c.scheduleSource.empty())
+      error += " (schedule: " + c.scheduleSource + ")";
     return p;
   }
   size_t before = gDiagnostics.size();
