@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a TMA load costs its issuing thread and how long it takes to land (GPU host; needs only
-# the CUDA toolkit): builds tma_issue.cu, runs its modes (MODES, default "streams depth rounds share"), keeps its SASS.
+# the CUDA toolkit): builds tma_issue.cu, runs its modes (MODES, default "streams depth rounds share"; also "chain"), keeps its SASS.
 #
 #   bash bench/timeline/tma-issue/run-on-gpu.sh OUT
 set -eu -o pipefail

@@ -38,7 +38,11 @@
 // (gemm-rows: they share A's), and prints how far apart in time (%globaltimer) CTAs issue
 // the same step: a TPC's two CTAs, the next TPC's, and the CTA 64 on (A's sharer in gemm).
 //
-//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth|rounds|share]
+// `tma_issue chain`: the single-group kernels' order (a stage's loads issued by the thread that
+// works on the stages, after it has the data of `lead` steps before) against a producer's, in
+// the copy engine alone, as launches of rounds and with every SM streaming.
+//
+//   nvcc -arch=sm_90a -O3 -o tma_issue tma_issue.cu -lcuda && ./tma_issue [depth|rounds|share|chain]
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -84,7 +88,7 @@ __device__ __forceinline__ void load(const CUtensorMap *map, uint32_t dst, uint6
 __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap mapA,
                                              const __grid_constant__ CUtensorMap mapB, int boxB,
                                              int pattern, int stages, int hold, int steps,
-                                             Stamp *stamps, long long *clocks) {
+                                             Stamp *stamps, long long *clocks, int lead = 0) {
   extern __shared__ __align__(1024) char ring[];
   __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
   int pid = blockIdx.x, n = gridDim.x;
@@ -98,50 +102,76 @@ __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap
   __syncthreads();
   uint32_t base = (smem(ring) + 1023) & ~1023u;
   Stamp *mine = stamps + (size_t)pid * steps;
+  // Issues step i's two boxes into its stage (the caller has made sure the stage is free).
+  auto issue = [&](int i) {
+    int s = i % stages, tile = i / 128, k = (i % 128) * 64, stage = kBoxA + boxB * 128;
+    int columns = kDim / boxB; // tile columns
+    int rowA, rowB;
+    switch (pattern) {
+    case Gemm: // tiles t = pid + n * tile; tile row t % 64, tile column t / 64 (B's 32 columns)
+      rowA = ((pid + n * tile) % 64) * 128;
+      rowB = (((pid + n * tile) / 64) % columns) * boxB;
+      break;
+    case GemmRows: // tile row t / columns, tile column t % columns: consecutive CTAs share A
+      rowA = (((pid + n * tile) / columns) % 64) * 128;
+      rowB = ((pid + n * tile) % columns) * boxB;
+      break;
+    case Distinct: // every CTA its own bytes: its rows at a K step of its own
+      rowA = (pid % 64) * 128;
+      rowB = (pid % columns) * boxB;
+      k = ((i + pid * 13) % 128) * 64;
+      break;
+    default: // a 4 MB slice (1024 rows and columns of A and of B): every copy an L2 hit
+      rowA = (pid % 8) * 128;
+      rowB = (pid % (1024 / boxB)) * boxB;
+      k = ((i + pid) % 16) * 64;
+      break;
+    }
+    uint32_t dst = base + s * stage;
+    Stamp st;
+    st.issued = gtime();
+    st.issueA0 = clk();
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(&full[s])), "r"(stage)
+                 : "memory");
+    load(&mapA, dst, &full[s], k, rowA);
+    st.issueA1 = clk();
+    st.issueB0 = st.issueA1;
+    load(&mapB, dst + kBoxA, &full[s], k, rowB);
+    st.issueB1 = clk();
+    mine[i].issueA0 = st.issueA0;
+    mine[i].issueA1 = st.issueA1;
+    mine[i].issueB0 = st.issueB0;
+    mine[i].issueB1 = st.issueB1;
+    mine[i].issued = st.issued;
+  };
+  if (lead > 0) {
+    // The single-group kernels' order: one thread waits for step i's stage, issues step
+    // i + lead's boxes (into the stage step i - 1 used: stages = lead + 1), then works on
+    // step i for HOLD cycles; a load's issue waits for the data of `lead` steps before.
+    if (threadIdx.x == 0) {
+      long long c0 = clk(), g0 = gtime();
+      for (int i = 0; i < lead && i < steps; ++i)
+        issue(i);
+      for (int i = 0; i < steps; ++i) {
+        wait(&full[i % stages], (i / stages) & 1);
+        long long landed = clk();
+        mine[i].landed = landed;
+        if (i + lead < steps)
+          issue(i + lead);
+        while (clk() - landed < hold)
+          ;
+      }
+      clocks[2 * pid] = clk() - c0;
+      clocks[2 * pid + 1] = gtime() - g0;
+    }
+    return;
+  }
   if (threadIdx.x == 0) { // the producer
     long long c0 = clk(), g0 = gtime();
     for (int i = 0; i < steps; ++i) {
-      int s = i % stages, tile = i / 128, k = (i % 128) * 64, stage = kBoxA + boxB * 128;
-      int columns = kDim / boxB; // tile columns
       if (i >= stages)
-        wait(&empty[s], ((i / stages) - 1) & 1);
-      int rowA, rowB;
-      switch (pattern) {
-      case Gemm: // tiles t = pid + n * tile; tile row t % 64, tile column t / 64 (B's 32 columns)
-        rowA = ((pid + n * tile) % 64) * 128;
-        rowB = (((pid + n * tile) / 64) % columns) * boxB;
-        break;
-      case GemmRows: // tile row t / columns, tile column t % columns: consecutive CTAs share A
-        rowA = (((pid + n * tile) / columns) % 64) * 128;
-        rowB = ((pid + n * tile) % columns) * boxB;
-        break;
-      case Distinct: // every CTA its own bytes: its rows at a K step of its own
-        rowA = (pid % 64) * 128;
-        rowB = (pid % columns) * boxB;
-        k = ((i + pid * 13) % 128) * 64;
-        break;
-      default: // a 4 MB slice (1024 rows and columns of A and of B): every copy an L2 hit
-        rowA = (pid % 8) * 128;
-        rowB = (pid % (1024 / boxB)) * boxB;
-        k = ((i + pid) % 16) * 64;
-        break;
-      }
-      uint32_t dst = base + s * stage;
-      Stamp st;
-      st.issued = gtime();
-      st.issueA0 = clk();
-      asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(&full[s])), "r"(stage)
-                   : "memory");
-      load(&mapA, dst, &full[s], k, rowA);
-      st.issueA1 = clk();
-      st.issueB0 = st.issueA1;
-      load(&mapB, dst + kBoxA, &full[s], k, rowB);
-      st.issueB1 = clk();
-      mine[i].issueA0 = st.issueA0;
-      mine[i].issueA1 = st.issueA1;
-      mine[i].issueB0 = st.issueB0;
-      mine[i].issueB1 = st.issueB1;
-      mine[i].issued = st.issued;
+        wait(&empty[i % stages], ((i / stages) - 1) & 1);
+      issue(i);
     }
     for (int i = steps; i < steps + stages; ++i)
       wait(&empty[i % stages], ((i / stages) - 1) & 1);
@@ -188,7 +218,7 @@ static double pct(std::vector<double> v, double p) {
 }
 
 struct Run {
-  int pattern, boxB, grid, stages, holdNs;
+  int pattern, boxB, grid, stages, holdNs, lead = 0; // lead > 0: the single-group order
 };
 
 struct Measured {
@@ -200,6 +230,7 @@ int main(int argc, char **argv) {
   bool depth = argc > 1 && std::string(argv[1]) == "depth";
   bool rounds = argc > 1 && std::string(argv[1]) == "rounds";
   bool share = argc > 1 && std::string(argv[1]) == "share";
+  bool chain = argc > 1 && std::string(argv[1]) == "chain";
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   void *a, *b;
@@ -228,8 +259,9 @@ int main(int argc, char **argv) {
     const CUtensorMap &mapB = r.boxB == 256 ? mapB256 : mapB128;
     int hold = int(r.holdNs * 1.98); // cycles at the clock this stream runs at (printed)
     stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, kSteps, stamps,
-                                  clocks); // warm-up
-    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, kSteps, stamps, clocks);
+                                  clocks, r.lead); // warm-up
+    stream<<<r.grid, 64, shmem>>>(mapA, mapB, r.boxB, r.pattern, r.stages, hold, kSteps, stamps, clocks,
+                                  r.lead);
     if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
       fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
       return false;
@@ -269,6 +301,64 @@ int main(int argc, char **argv) {
     return true;
   };
 
+  if (chain) {
+    // The single-group kernels against the warp-specialized ones, in the copy engine alone:
+    // loads `lead` steps ahead into a ring of lead + 1 stages, issued either by a producer as
+    // soon as a stage is free (ws) or by the working thread after it has the data of `lead`
+    // steps before (single: the generated single-group GEMMs' order, MMA(i) then the loads
+    // of i + lead). The consumers free at once or after the tile's tensor time at 1.5 GHz.
+    // First as the non-persistent GEMMs launch (one tile a CTA, 31 rounds: the launch's time
+    // as the 8192^3 GEMM's TFLOP/s), then every SM streaming (issue to landing).
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order (gemm)\n", sms);
+    printf("%-6s %4s %4s %6s %5s %6s | %9s %9s %14s\n", "order", "box", "lead", "stages", "hold", "CTAs",
+           "launch us", "B/ns/SM", "as TFLOP/s");
+    for (int round = 0; round < 2; ++round)
+      for (int boxB : {256, 128})
+        for (int holdNs : {0, boxB == 256 ? 683 : 341})
+          for (int lead = 1; lead <= 3; ++lead)
+            for (int single : {0, 1}) {
+              const CUtensorMap &mapB = boxB == 256 ? mapB256 : mapB128;
+              int grid = 64 * (kDim / boxB), hold = int(holdNs * 1.98), stages = lead + 1;
+              float best = 1e30f;
+              for (int rep = 0; rep < 4; ++rep) { // the first a warm-up
+                cudaEventRecord(e0);
+                stream<<<grid, 64, shmem>>>(mapA, mapB, boxB, Gemm, stages, hold, 128, stamps, clocks,
+                                            single ? lead : 0);
+                cudaEventRecord(e1);
+                if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) {
+                  fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
+                  return 1;
+                }
+                float ms;
+                cudaEventElapsedTime(&ms, e0, e1);
+                if (rep > 0 && ms < best)
+                  best = ms;
+              }
+              double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
+              double flops = 2.0 * kDim * kDim * kDim;
+              printf("%-6s %4d %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", single ? "single" : "ws", boxB, lead,
+                     stages, holdNs, grid, best * 1e3, bytesAll / (best * 1e6) / sms,
+                     flops / (best * 1e-3) / 1e12);
+            }
+    printf("\nevery SM streaming %d steps (gemm order)\n", kSteps);
+    printf("%-6s %4s %4s %6s %5s | %9s %8s | %18s | %s\n", "order", "box", "lead", "stages", "hold", "B/ns/SM",
+           "GHz", "issue->land p50/p90", "in flight (KB, mean)");
+    for (int round = 0; round < 2; ++round)
+      for (int boxB : {256, 128})
+        for (int holdNs : {0, boxB == 256 ? 683 : 341})
+          for (int lead = 1; lead <= 3; ++lead)
+            for (int single : {0, 1}) {
+              Measured m;
+              if (!measure({Gemm, boxB, sms, lead + 1, holdNs, single ? lead : 0}, m))
+                return 1;
+              printf("%-6s %4d %4d %6d %5d | %9.1f %8.2f | %8.0f / %7.0f | %.0f\n", single ? "single" : "ws",
+                     boxB, lead, lead + 1, holdNs, m.rate, m.ghz, m.land50, m.land90, m.inflightKB);
+            }
+    return 0;
+  }
   if (share) {
     // How an SM's rate follows the number of SMs streaming (the model's loadShare: the L2's
     // bandwidth shared by the CTAs that stream, each SM up to a limit), 4 stages of 48 KB, L2
