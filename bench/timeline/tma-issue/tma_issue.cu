@@ -301,6 +301,31 @@ int main(int argc, char **argv) {
     return true;
   };
 
+  // A launch of one-tile CTAs (128 steps each) in rounds, as the non-persistent GEMMs launch:
+  // its time (ms, cudaEvent, best of 3 after a warm-up), or a negative value on an error.
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  auto timeRounds = [&](int boxB, int pattern, int stages, int holdNs, int lead) -> float {
+    const CUtensorMap &mapB = boxB == 256 ? mapB256 : mapB128;
+    int grid = 64 * (kDim / boxB), hold = int(holdNs * 1.98);
+    float best = 1e30f;
+    for (int rep = 0; rep < 4; ++rep) {
+      cudaEventRecord(e0);
+      stream<<<grid, 64, shmem>>>(mapA, mapB, boxB, pattern, stages, hold, 128, stamps, clocks, lead);
+      cudaEventRecord(e1);
+      if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) {
+        fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
+        return -1;
+      }
+      float ms;
+      cudaEventElapsedTime(&ms, e0, e1);
+      if (rep > 0 && ms < best)
+        best = ms;
+    }
+    return best;
+  };
+
   if (chain) {
     // The single-group kernels against the warp-specialized ones, in the copy engine alone:
     // loads `lead` steps ahead into a ring of lead + 1 stages, issued either by a producer as
@@ -309,9 +334,6 @@ int main(int argc, char **argv) {
     // of i + lead). The consumers free at once or after the tile's tensor time at 1.5 GHz.
     // First as the non-persistent GEMMs launch (one tile a CTA, 31 rounds: the launch's time
     // as the 8192^3 GEMM's TFLOP/s), then every SM streaming (issue to landing).
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
     printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order (gemm)\n", sms);
     printf("%-6s %4s %4s %6s %5s %6s | %9s %9s %14s\n", "order", "box", "lead", "stages", "hold", "CTAs",
            "launch us", "B/ns/SM", "as TFLOP/s");
@@ -320,23 +342,10 @@ int main(int argc, char **argv) {
         for (int holdNs : {0, boxB == 256 ? 683 : 341})
           for (int lead = 1; lead <= 3; ++lead)
             for (int single : {0, 1}) {
-              const CUtensorMap &mapB = boxB == 256 ? mapB256 : mapB128;
-              int grid = 64 * (kDim / boxB), hold = int(holdNs * 1.98), stages = lead + 1;
-              float best = 1e30f;
-              for (int rep = 0; rep < 4; ++rep) { // the first a warm-up
-                cudaEventRecord(e0);
-                stream<<<grid, 64, shmem>>>(mapA, mapB, boxB, Gemm, stages, hold, 128, stamps, clocks,
-                                            single ? lead : 0);
-                cudaEventRecord(e1);
-                if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) {
-                  fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
-                  return 1;
-                }
-                float ms;
-                cudaEventElapsedTime(&ms, e0, e1);
-                if (rep > 0 && ms < best)
-                  best = ms;
-              }
+              int grid = 64 * (kDim / boxB), stages = lead + 1;
+              float best = timeRounds(boxB, Gemm, stages, holdNs, single ? lead : 0);
+              if (best < 0)
+                return 1;
               double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
               double flops = 2.0 * kDim * kDim * kDim;
               printf("%-6s %4d %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", single ? "single" : "ws", boxB, lead,
@@ -417,9 +426,6 @@ int main(int argc, char **argv) {
     // tile, 2048 for 128x256: the GEMM at 8192^3), new CTAs starting as others finish, as
     // the non-persistent GEMMs launch; the consumers hold each stage for the tile's tensor
     // time at 1.5 GHz. Whole-launch rate (cudaEvent, best of 3) and the per-SM stream.
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
     printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order\n", sms);
     printf("%-9s %4s %6s %5s %6s | %9s %9s %14s\n", "pattern", "box", "stages", "hold", "CTAs", "launch us",
            "B/ns/SM", "as TFLOP/s");
@@ -428,22 +434,10 @@ int main(int argc, char **argv) {
         for (int pattern : {Gemm, GemmRows})
           for (int holdNs : {0, boxB == 256 ? 683 : 341})
             for (int stages = 2; stages <= kRing / (kBoxA + boxB * 128) && stages <= kMaxStages; ++stages) {
-              const CUtensorMap &mapB = boxB == 256 ? mapB256 : mapB128;
-              int grid = 64 * (kDim / boxB), hold = int(holdNs * 1.98);
-              float best = 1e30f;
-              for (int rep = 0; rep < 4; ++rep) { // the first a warm-up
-                cudaEventRecord(e0);
-                stream<<<grid, 64, shmem>>>(mapA, mapB, boxB, pattern, stages, hold, 128, stamps, clocks);
-                cudaEventRecord(e1);
-                if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) {
-                  fprintf(stderr, "tma_issue: %s\n", cudaGetErrorString(e));
-                  return 1;
-                }
-                float ms;
-                cudaEventElapsedTime(&ms, e0, e1);
-                if (rep > 0 && ms < best)
-                  best = ms;
-              }
+              int grid = 64 * (kDim / boxB);
+              float best = timeRounds(boxB, pattern, stages, holdNs, 0);
+              if (best < 0)
+                return 1;
               double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
               double flops = 2.0 * kDim * kDim * kDim;
               printf("%-9s %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", kNames[pattern], boxB, stages, holdNs, grid,
