@@ -452,6 +452,15 @@ def collect():
                              sizes=sizes)
                 if suffix == "old":
                     entry["superseded"] = BEFORE_DIV_FULL_BUNDLE
+            elif (folder.startswith("single-order-") and re.fullmatch(r"(ws|single)-a\d-w\d", base)
+                  and r.get("problem")):
+                # bench/timeline/single-order/prepare.sh: the GEMM asset under bench/gemm/sweep.py
+                # schedules (its PTX-edited bundle, "-early", is not the lowering's: left out).
+                kind, ahead, wait = base.split("-")
+                variant = f"{kind}-ahead{ahead[1:]}-wait{wait[1:]}"
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset="gemm", variant=variant, size=size_label(sizes),
+                             schedule=gemm_variant_schedule("gemm", variant), sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
