@@ -280,6 +280,19 @@ def gemm_variant_schedule(kernel, variant):
     return gemm_sweep.schedule(kernel, int(ahead[len("ahead"):]), int(wait[len("wait"):]), kind == "ws")
 
 
+def single_order_schedule(name):
+    """The schedule of a bench/timeline/single-order bundle ("ws-a2-w0", "single-a2-w1",
+    "single-a2-w0-loadsfirst": the loads ordered before the MMA in the iteration), or None."""
+    m = re.fullmatch(r"(ws|single)-a(\d)-w(\d)(-loadsfirst)?", name)
+    if not m:
+        return None
+    sched = gemm_sweep.schedule("gemm", int(m.group(2)), int(m.group(3)), m.group(1) == "ws")
+    if m.group(4):
+        for op in sched["ops"]:
+            op["order"] = {"loadA": 0, "loadB": 1}.get(op["name"], 2)
+    return sched
+
+
 def device_of(row):
     name = (row.get("device") or {}).get("name", "")
     return "H200" if "H200" in name else "H100" if "H100" in name else name
@@ -452,15 +465,12 @@ def collect():
                              sizes=sizes)
                 if suffix == "old":
                     entry["superseded"] = BEFORE_DIV_FULL_BUNDLE
-            elif (folder.startswith("single-order-") and re.fullmatch(r"(ws|single)-a\d-w\d", base)
-                  and r.get("problem")):
-                # bench/timeline/single-order/prepare.sh: the GEMM asset under bench/gemm/sweep.py
-                # schedules (its PTX-edited bundle, "-early", is not the lowering's: left out).
-                kind, ahead, wait = base.split("-")
-                variant = f"{kind}-ahead{ahead[1:]}-wait{wait[1:]}"
+            elif folder.startswith("single-order-") and single_order_schedule(base) and r.get("problem"):
+                # bench/timeline/single-order/prepare.sh: the GEMM asset under its schedules
+                # (the first call's PTX-edited bundle, "-early", is not the lowering's: left out).
                 sizes = problem_sizes(r["problem"])
-                entry.update(asset="gemm", variant=variant, size=size_label(sizes),
-                             schedule=gemm_variant_schedule("gemm", variant), sizes=sizes)
+                entry.update(asset="gemm", variant=base, size=size_label(sizes),
+                             schedule=single_order_schedule(base), sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,

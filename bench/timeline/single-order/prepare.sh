@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build machine: the 128x256 GEMM (assets/gemm.mlir) under the warp-specialized and the
 # single-group schedules of bench/gemm/sweep.py (ahead 2; single with MMA wait 0 and 1), and
-# the single-group wait-0 kernel with its loads issued before its wgmma instead of after
-# (loads_first.py early, ptxas here), into .dev/single-order with the runner. What it is for:
-# where the single-group order's 3-4% goes (README of bench/results/single-order-h100-2026-11-27).
+# the single-group wait-0 schedule with its loads ordered before its MMA in the iteration
+# (`loadsfirst`: the lowering then issues consumer 0's loads before its wgmma instead of
+# after), into .dev/single-order with the runner. What it is for: where the single-group
+# order's 3-4% goes (README of bench/results/single-order-h100-2026-11-27).
 #   then, on the GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/single-order "$OUT"
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -11,20 +12,15 @@ DEV=$ROOT/.dev/single-order
 rm -rf "$DEV" && mkdir -p "$DEV/bundles" "$DEV/schedules"
 python3 - "$ROOT" "$DEV/schedules" <<'PY'
 import json, os, sys
-sys.path.insert(0, os.path.join(sys.argv[1], "bench", "gemm"))
-import sweep
-for specialized, wait in ((True, 0), (False, 0), (False, 1)):
-    name = f"{'ws' if specialized else 'single'}-a2-w{wait}"
+sys.path.insert(0, os.path.join(sys.argv[1], "bench", "timeline"))
+import calibrate
+for name in ("ws-a2-w0", "single-a2-w0", "single-a2-w1", "single-a2-w0-loadsfirst"):
     with open(os.path.join(sys.argv[2], name + ".json"), "w") as f:
-        json.dump(sweep.schedule("gemm", 2, wait, specialized), f)
+        json.dump(calibrate.single_order_schedule(name), f)
 PY
-for s in ws-a2-w0 single-a2-w0 single-a2-w1; do
+for s in ws-a2-w0 single-a2-w0 single-a2-w1 single-a2-w0-loadsfirst; do
   bash "$ROOT/bench/timeline/compile-bundle.sh" "$ROOT/assets/gemm.mlir" "$DEV/bundles/$s" \
     --schedule "$DEV/schedules/$s.json"
 done
-early=$DEV/bundles/single-a2-w0-early
-cp -r "$DEV/bundles/single-a2-w0" "$early"
-python3 "$ROOT/bench/timeline/single-order/loads_first.py" "$DEV/bundles/single-a2-w0/kernel.ptx" early "$early/kernel.ptx"
-/usr/local/cuda/bin/ptxas -arch=sm_90a -O3 "$early/kernel.ptx" -o "$early/kernel.cubin"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
