@@ -328,10 +328,11 @@ int main(int argc, char **argv) {
 
   if (chain) {
     // The single-group kernels against the warp-specialized ones, in the copy engine alone:
-    // loads `lead` steps ahead (as many as the ring holds) into a ring of lead + 1 stages, issued either by a producer as
-    // soon as a stage is free (ws) or by the working thread after it has the data of `lead`
-    // steps before (single: the generated single-group GEMMs' order, MMA(i) then the loads
-    // of i + lead). The consumers free at once or after the tile's tensor time at 1.5 GHz.
+    // loads `lead` steps ahead (up to what the ring holds) into a ring of lead + 1 stages,
+    // issued either by a producer as soon as a stage is free (ws) or by the working thread
+    // after it has the data of `lead` steps before (single: the generated single-group GEMMs'
+    // order, MMA(i) then the loads of i + lead). The consumers free at once or after the
+    // tile's tensor time at 1.5 GHz.
     // First as the non-persistent GEMMs launch (one tile a CTA, 31 rounds: the launch's time
     // as the 8192^3 GEMM's TFLOP/s), then every SM streaming (issue to landing).
     printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order (gemm)\n", sms);
@@ -340,7 +341,8 @@ int main(int argc, char **argv) {
     for (int round = 0; round < 2; ++round)
       for (int boxB : {256, 128})
         for (int holdNs : {0, boxB == 256 ? 683 : 341})
-          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead + 1 <= kMaxStages; ++lead)
+          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead < kMaxStages;
+               ++lead)
             for (int single : {0, 1}) {
               int grid = 64 * (kDim / boxB), stages = lead + 1;
               float best = timeRounds(boxB, Gemm, stages, holdNs, single ? lead : 0);
@@ -358,7 +360,8 @@ int main(int argc, char **argv) {
     for (int round = 0; round < 2; ++round)
       for (int boxB : {256, 128})
         for (int holdNs : {0, boxB == 256 ? 683 : 341})
-          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead + 1 <= kMaxStages; ++lead)
+          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead < kMaxStages;
+               ++lead)
             for (int single : {0, 1}) {
               Measured m;
               if (!measure({Gemm, boxB, sms, lead + 1, holdNs, single ? lead : 0}, m))
