@@ -467,7 +467,7 @@ def collect():
                     entry["superseded"] = BEFORE_DIV_FULL_BUNDLE
             elif folder.startswith("single-order-") and single_order_schedule(base) and r.get("problem"):
                 # bench/timeline/single-order/prepare.sh: the GEMM asset under its schedules
-                # (the first call's PTX-edited bundle, "-early", is not the lowering's: left out).
+                # (that folder's first call, a PTX edit among them, is kept under another name).
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset="gemm", variant=base, size=size_label(sizes),
                              schedule=single_order_schedule(base), sizes=sizes)
