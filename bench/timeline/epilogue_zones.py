@@ -98,6 +98,9 @@ def main():
             json.dump(params, f)
         measured = {}
         for d in a.dirs:
+            if not os.path.isdir(d):
+                sys.exit(f"epilogue_zones.py: {d}: not a directory (a run-assets-on-gpu.sh output)")
+        for d in a.dirs:
             for name in kernels(d):
                 if source(name) is None:
                     print(f"{d}: {name}: no IR for it here, left out", file=sys.stderr)
