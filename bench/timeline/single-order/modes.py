@@ -63,6 +63,21 @@ def main():
     print(f"over {SLOW_NS} ns: {len(slow)} of {len(per_cta)} CTAs"
           + (f" (median {statistics.median(slow):.0f})" if slow else "")
           + (f"; the others' median {statistics.median(fast):.0f}" if fast else ""))
+    # Each warp group's units over the loop's second half, every recorded CTA: the median
+    # zone (a unit lasts until its warp group's next unit starts).
+    rows = {}
+    for e in t["traceEvents"]:
+        if e.get("ph") == "X" and re.match(r"CTA \d+", procs.get(e["pid"], "")):
+            rows.setdefault((e["pid"], e["tid"]), []).append(e)
+    zones = {}
+    for (pid, tid), es in rows.items():
+        es.sort(key=lambda e: e["ts"])
+        half = max(e["args"].get("iteration", 0) for e in es) // 2
+        for a, b in zip(es, es[1:]):
+            if a["args"].get("iteration", 0) >= half:
+                zones.setdefault((threads.get((pid, tid), "?"), a["name"]), []).append((b["ts"] - a["ts"]) * 1000)
+    print("unit zones, median ns: " + ", ".join(f"{wg} {unit} {statistics.median(v):.0f}"
+                                               for (wg, unit), v in sorted(zones.items())))
 
 
 if __name__ == "__main__":
