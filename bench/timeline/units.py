@@ -57,6 +57,18 @@ def run_result(directory, name):
     raise SystemExit(f"{directory}: no result of {name}")
 
 
+def row_names(trace):
+    """({pid: process name ("CTA 12 (SM 3)")}, {(pid, tid): thread name ("consumer 0")}) of a
+    trace's metadata events."""
+    procs, threads = {}, {}
+    for e in trace["traceEvents"]:
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            procs[e["pid"]] = e["args"]["name"]
+        elif e.get("ph") == "M" and e.get("name") == "thread_name":
+            threads[(e["pid"], e["tid"])] = e["args"]["name"]
+    return procs, threads
+
+
 def unit_durations(path, span="next-start"):
     """{(warp group name, unit name): [durations in ns]} of one trace.
 
@@ -68,10 +80,7 @@ def unit_durations(path, span="next-start"):
     own duration (the 24-byte interval records of older bundles had an end stamp).
     """
     t = load_json(path)
-    names = {}
-    for e in t["traceEvents"]:
-        if e.get("ph") == "M" and e.get("name") == "thread_name":
-            names[(e["pid"], e["tid"])] = e["args"]["name"]
+    names = row_names(t)[1]
     rows = {}
     for e in t["traceEvents"]:
         if e.get("ph") != "X":

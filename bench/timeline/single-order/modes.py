@@ -9,9 +9,13 @@ the run's verified TFLOP/s, the deciles of the CTAs' iterations, how many CTAs r
 800 ns an iteration, and the median iteration of those under and over it.
 """
 import json
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import units  # noqa: E402  (bench/timeline/units.py: the traces' row names)
 
 SLOW_NS = 800  # between the two modes the sampled CTAs showed (716-728 and 860-950 ns)
 
@@ -20,12 +24,7 @@ def main():
     result_path, trace_path, label = sys.argv[1:4]
     r = json.loads(open(result_path).read().strip().splitlines()[-1])
     t = json.load(open(trace_path))
-    procs, threads = {}, {}
-    for e in t["traceEvents"]:
-        if e.get("ph") == "M" and e.get("name") == "process_name":
-            procs[e["pid"]] = e["args"]["name"]
-        elif e.get("ph") == "M" and e.get("name") == "thread_name":
-            threads[(e["pid"], e["tid"])] = e["args"]["name"]
+    procs, threads = units.row_names(t)
     starts, spans = {}, {}
     for e in t["traceEvents"]:
         if e.get("ph") == "X":

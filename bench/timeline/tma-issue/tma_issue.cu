@@ -335,40 +335,47 @@ int main(int argc, char **argv) {
     // tile's tensor time at 1.5 GHz.
     // First as the non-persistent GEMMs launch (one tile a CTA, 31 rounds: the launch's time
     // as the 8192^3 GEMM's TFLOP/s), then every SM streaming (issue to landing).
+    // Every configuration twice (two rounds): each tile's boxes, the consumers free or
+    // holding, every lead the ring holds, ws then single; `run` false stops on an error.
+    auto forEachConfig = [&](auto run) {
+      for (int round = 0; round < 2; ++round)
+        for (int boxB : {256, 128})
+          for (int holdNs : {0, boxB == 256 ? 683 : 341})
+            for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead < kMaxStages; ++lead)
+              for (int single : {0, 1})
+                if (!run(boxB, holdNs, lead, single))
+                  return false;
+      return true;
+    };
     printf("%d SMs; one-tile CTAs in rounds, the 8192^3 GEMM's tiles in its launch order (gemm)\n", sms);
     printf("%-6s %4s %4s %6s %5s %6s | %9s %9s %14s\n", "order", "box", "lead", "stages", "hold", "CTAs",
            "launch us", "B/ns/SM", "as TFLOP/s");
-    for (int round = 0; round < 2; ++round)
-      for (int boxB : {256, 128})
-        for (int holdNs : {0, boxB == 256 ? 683 : 341})
-          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead < kMaxStages;
-               ++lead)
-            for (int single : {0, 1}) {
-              int grid = 64 * (kDim / boxB), stages = lead + 1;
-              float best = timeRounds(boxB, Gemm, stages, holdNs, single ? lead : 0);
-              if (best < 0)
-                return 1;
-              double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
-              double flops = 2.0 * kDim * kDim * kDim;
-              printf("%-6s %4d %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", single ? "single" : "ws", boxB, lead,
-                     stages, holdNs, grid, best * 1e3, bytesAll / (best * 1e6) / sms,
-                     flops / (best * 1e-3) / 1e12);
-            }
+    bool ok = forEachConfig([&](int boxB, int holdNs, int lead, int single) {
+      int grid = 64 * (kDim / boxB), stages = lead + 1;
+      float best = timeRounds(boxB, Gemm, stages, holdNs, single ? lead : 0);
+      if (best < 0)
+        return false;
+      double bytesAll = double(grid) * 128 * (kBoxA + boxB * 128);
+      double flops = 2.0 * kDim * kDim * kDim;
+      printf("%-6s %4d %4d %6d %5d %6d | %9.1f %9.1f %14.1f\n", single ? "single" : "ws", boxB, lead, stages,
+             holdNs, grid, best * 1e3, bytesAll / (best * 1e6) / sms, flops / (best * 1e-3) / 1e12);
+      return true;
+    });
+    if (!ok)
+      return 1;
     printf("\nevery SM streaming %d steps (gemm order)\n", kSteps);
     printf("%-6s %4s %4s %6s %5s | %9s %8s | %18s | %s\n", "order", "box", "lead", "stages", "hold", "B/ns/SM",
            "GHz", "issue->land p50/p90", "in flight (KB, mean)");
-    for (int round = 0; round < 2; ++round)
-      for (int boxB : {256, 128})
-        for (int holdNs : {0, boxB == 256 ? 683 : 341})
-          for (int lead = 1; (lead + 1) * (kBoxA + boxB * 128) <= kRing && lead < kMaxStages;
-               ++lead)
-            for (int single : {0, 1}) {
-              Measured m;
-              if (!measure({Gemm, boxB, sms, lead + 1, holdNs, single ? lead : 0}, m))
-                return 1;
-              printf("%-6s %4d %4d %6d %5d | %9.1f %8.2f | %8.0f / %7.0f | %.0f\n", single ? "single" : "ws",
-                     boxB, lead, lead + 1, holdNs, m.rate, m.ghz, m.land50, m.land90, m.inflightKB);
-            }
+    ok = forEachConfig([&](int boxB, int holdNs, int lead, int single) {
+      Measured m;
+      if (!measure({Gemm, boxB, sms, lead + 1, holdNs, single ? lead : 0}, m))
+        return false;
+      printf("%-6s %4d %4d %6d %5d | %9.1f %8.2f | %8.0f / %7.0f | %.0f\n", single ? "single" : "ws", boxB, lead,
+             lead + 1, holdNs, m.rate, m.ghz, m.land50, m.land90, m.inflightKB);
+      return true;
+    });
+    if (!ok)
+      return 1;
     return 0;
   }
   if (share) {

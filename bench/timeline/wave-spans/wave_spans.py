@@ -11,9 +11,13 @@ span (first record to last), and consumer iteration (the median gap between a co
 group's successive iterations).
 """
 import json
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import units  # noqa: E402  (bench/timeline/units.py: the traces' row names)
 
 SLOTS = 132
 
@@ -22,12 +26,7 @@ def main():
     result_path, trace_path, label = sys.argv[1:4]
     r = json.loads(open(result_path).read().strip().splitlines()[-1])
     t = json.load(open(trace_path))
-    procs, threads = {}, {}
-    for e in t["traceEvents"]:
-        if e.get("ph") == "M" and e.get("name") == "process_name":
-            procs[e["pid"]] = e["args"]["name"]
-        elif e.get("ph") == "M" and e.get("name") == "thread_name":
-            threads[(e["pid"], e["tid"])] = e["args"]["name"]
+    procs, threads = units.row_names(t)
     ctas = {}
     for e in t["traceEvents"]:
         if e.get("ph") != "X":
