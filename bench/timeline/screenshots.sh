@@ -5,7 +5,7 @@
 #
 #   bash bench/timeline/screenshots.sh [RESULTS_DIR] [OUT_DIR]
 #
-# RESULTS_DIR holds <asset>--<schedule>.measured.json (default: the committed H100 run,
+# RESULTS_DIR holds <asset>--<schedule>.measured.json or .json.xz (default: the committed H100 run,
 # bench/results/timeline-measured-h100-2026-11-23-run4/r1); OUT_DIR gets <asset>--<schedule>.png
 # (default docs/timeline). Needs build/bin/stagecraft (ninja -C build stagecraft) and xvfb-run;
 # no GPU: the predicted lanes are the app's own, the measured ones the files'. Each picture is
@@ -23,8 +23,15 @@ command -v xvfb-run > /dev/null || { echo "xvfb-run is not installed (scripts/se
 mkdir -p "$OUT"
 cd "$ROOT"
 status=0
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
 while read -r asset name schedule; do
   trace="$RESULTS/$asset--$name.measured.json"
+  # The committed traces are kept compressed; the app reads plain JSON.
+  if [ ! -f "$trace" ] && [ -f "$trace.xz" ]; then
+    xz -dc "$trace.xz" > "$unpacked/$asset--$name.measured.json"
+    trace="$unpacked/$asset--$name.measured.json"
+  fi
   png="$OUT/$asset--$name.png"
   args=("assets/$asset.mlir")
   [ "$schedule" != - ] && args+=(--schedule "$schedule")
