@@ -126,6 +126,20 @@ TILES_BIG = [
 ]
 
 
+# A loop no asset and no generated variant has (bench/unseen/sigmoid_attention.mlir: sigmoid
+# attention, no softmax, an element-wise division in the loop), under its IR's schedule and
+# with MMA0 one iteration ahead of the sigmoid, at full size and at 1000 keys: predicted when
+# compiled, before any run.
+SIGMOID_IR = os.path.join(ROOT, "bench", "unseen", "sigmoid_attention.mlir")
+SIGMOID_AHEAD = os.path.join(HERE, "schedules", "sigmoid_attention--mma0-ahead.json")
+SIGMOID = [
+    (SIGMOID_IR, "ir", None, ATTENTION["attention_fwd_d64"]),
+    (SIGMOID_IR, "mma0-ahead", SIGMOID_AHEAD, ATTENTION["attention_fwd_d64"]),
+    (SIGMOID_IR, "ir-s1000", None, {"B": 2, "H": 8, "S": 1000}),
+    (SIGMOID_IR, "mma0-ahead-s1000", SIGMOID_AHEAD, {"B": 2, "H": 8, "S": 1000}),
+]
+
+
 _variants = {}
 
 
@@ -275,11 +289,11 @@ def main():
     ap.add_argument("--ctas", type=int, default=4,
                     help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
-    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen", "tiles"],
+    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen", "tiles", "sigmoid"],
                     default="assets")
     a = ap.parse_args()
     configs = {"calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
-               "unseen": UNSEEN_BIG, "tiles": TILES_BIG}.get(a.set, CONFIGS)
+               "unseen": UNSEEN_BIG, "tiles": TILES_BIG, "sigmoid": SIGMOID}.get(a.set, CONFIGS)
     if a.mode == "compile":
         compile_all(a.out, configs, a.ctas)
         return 0

@@ -257,7 +257,8 @@ def timeline_config(ta):
     """(IR file, schedule file or None) of a bench/timeline/assets.py configuration, or None."""
     sys.path.insert(0, HERE)
     import assets
-    for configs in (assets.CONFIGS, assets.CALIBRATION, assets.WIDER, assets.SHORT, assets.UNSEEN_BIG):
+    for configs in (assets.CONFIGS, assets.CALIBRATION, assets.WIDER, assets.SHORT, assets.UNSEEN_BIG,
+                    assets.SIGMOID):
         for asset, name, sched, _ in configs:
             if asset.startswith("variant:") or name != ta.get("schedule"):
                 continue  # generated variants: read by their bundle name (generated_variants)
@@ -665,6 +666,7 @@ FIT = {  # name: (low, high)
     "load_latency_cycles": (100, 3000),
     "sync_latency_cycles": (2, 1500),
     "math_efficiency": (0.15, 1.0),
+    "pipe_efficiency": (0.3, 1.0),  # searched only when the start has it on (not 0)
     "cta_overhead_cycles": (200, 20000),
     "tensor_math_interference": (0.01, 3.0),
     "wgmma_latency_cycles": (1, 2000),

@@ -71,9 +71,14 @@ double HopperModel::mathCycles(const MathWork &m) const {
   // dependency stalls and what it issues beside the counted operations.
   double generic = 2.0 * m.generic;
   double issue = (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle) / 128.0;
-  double cycles = std::max({issue, (m.fma + generic) / fmaPerCycle, m.mufu / mufuPerCycle,
-                            m.convert / convertPerCycle, m.shuffle / shufflePerCycle});
-  return cycles / mathEfficiency;
+  double pipes = std::max({(m.fma + generic) / fmaPerCycle, m.mufu / mufuPerCycle,
+                           m.convert / convertPerCycle, m.shuffle / shufflePerCycle});
+  // A stream with cross-lane reductions (shuffles) waits on them between its
+  // element-wise steps (a row's max before its exponentials, their sum
+  // after); one of element-wise math only has independent work for every
+  // element, and a pipe it saturates runs near its table rate.
+  double pipeEff = pipeEfficiency > 0 && m.shuffle == 0 ? pipeEfficiency : mathEfficiency;
+  return std::max(issue / mathEfficiency, pipes / pipeEff);
 }
 
 namespace {
@@ -89,6 +94,7 @@ const Field kFields[] = {
     {"load_latency_cycles", &HopperModel::loadLatencyCycles},
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
+    {"pipe_efficiency", &HopperModel::pipeEfficiency},
     {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
     {"tensor_math_interference", &HopperModel::tensorMathInterference},
     {"wgmma_min_cycles", &HopperModel::wgmmaMinCycles},

@@ -80,6 +80,11 @@ struct HopperModel {
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
   double mathEfficiency = 0.7026;
+  /// The fraction of its table throughput a pipe (FMA, MUFU, conversions,
+  /// shuffles) reaches when it, not the issue slots, bounds the stream: the
+  /// stream then has independent work enough to keep it fed. 0: as
+  /// mathEfficiency (every bound derated alike).
+  double pipeEfficiency = 0;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).

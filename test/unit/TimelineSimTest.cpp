@@ -866,6 +866,30 @@ TEST(TimelineCostModel, DotAndMathCosts) {
   EXPECT_NEAR(m.mathCycles(adds), 100, 1e-9); // FMA: 128 per cycle
 }
 
+TEST(TimelineCostModel, ASaturatedPipeRunsAtThePipeEfficiencyUnlessTheStreamReduces) {
+  HopperModel m;
+  m.mathEfficiency = 0.5;
+  // Element-wise MUFU work (a sigmoid: exp2 and rcp an element): 3200 MUFU
+  // operations are 200 cycles at 16 a cycle; its issue slots, (3200 + 3200)
+  // / 128 = 50 cycles, are not the limit.
+  MathWork sigmoid;
+  sigmoid.mufu = 3200;
+  sigmoid.fma = 3200;
+  EXPECT_NEAR(m.mathCycles(sigmoid), 400, 1e-9); // off: every bound at mathEfficiency
+  m.pipeEfficiency = 0.8;
+  EXPECT_NEAR(m.mathCycles(sigmoid), 250, 1e-9); // the pipe at 80% of its rate
+  // The same work with a row reduction's shuffles: its element-wise steps
+  // wait on the reduction, the pipe at mathEfficiency again.
+  MathWork softmax = sigmoid;
+  softmax.shuffle = 320;
+  EXPECT_NEAR(m.mathCycles(softmax), 400, 1e-9);
+  // An issue-bound stream stays at mathEfficiency: 12800 FMA operations are
+  // 100 cycles of the FMA pipe and of the issue slots alike.
+  MathWork adds;
+  adds.fma = 12800;
+  EXPECT_NEAR(m.mathCycles(adds), 200, 1e-9);
+}
+
 } // namespace
 
 namespace {
