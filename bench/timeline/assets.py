@@ -138,6 +138,20 @@ SIGMOID = [
     (SIGMOID_IR, "ir-s1000", None, {"B": 2, "H": 8, "S": 1000}),
     (SIGMOID_IR, "mma0-ahead-s1000", SIGMOID_AHEAD, {"B": 2, "H": 8, "S": 1000}),
 ]
+# The same at head dim 128 (bench/unseen/sigmoid_attention_d128.mlir), predicted with the model
+# as refitted around the head-dim-64 kernel's runs (pipe_efficiency), before its own run.
+SIGMOID_D128_IR = os.path.join(ROOT, "bench", "unseen", "sigmoid_attention_d128.mlir")
+SIGMOID_D128 = [
+    (SIGMOID_D128_IR, "ir", None, ATTENTION["attention_fwd_d128"]),
+    (SIGMOID_D128_IR, "mma0-ahead", SIGMOID_AHEAD, ATTENTION["attention_fwd_d128"]),
+    (SIGMOID_D128_IR, "ir-s1000", None, {"B": 2, "H": 8, "S": 1000}),
+    (SIGMOID_D128_IR, "mma0-ahead-s1000", SIGMOID_AHEAD, {"B": 2, "H": 8, "S": 1000}),
+]
+
+
+# The sets by name (`--set`).
+ALL_SETS = {"assets": CONFIGS, "calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
+            "unseen": UNSEEN_BIG, "tiles": TILES_BIG, "sigmoid": SIGMOID, "sigmoid128": SIGMOID_D128}
 
 
 _variants = {}
@@ -156,6 +170,24 @@ def variant(name):
     if name not in _variants:
         raise SystemExit(f"no variant {name} in make_variants.py's set")
     return _variants[name]
+
+
+def bundle_ir(name):
+    """The IR a bundle NAME = STEM--SCHEDULE was compiled from: assets/STEM.mlir, a loop outside
+    assets/ that a configuration here names (bench/unseen), or a generated variant; None when
+    unknown."""
+    stem = name.split("--")[0]
+    ir = os.path.join(ROOT, "assets", stem + ".mlir")
+    if os.path.exists(ir):
+        return ir
+    for configs in ALL_SETS.values():
+        for asset, *_ in configs:
+            if not asset.startswith("variant:") and source_of(asset)[1] == stem:
+                return source_of(asset)[0]
+    try:
+        return variant(stem)[0]
+    except SystemExit:
+        return None
 
 
 def source_of(asset):
@@ -289,11 +321,9 @@ def main():
     ap.add_argument("--ctas", type=int, default=4,
                     help="compile: how many CTAs record (stagecraft-compile --timeline-ctas)")
     ap.add_argument("--runner", default=os.path.join(ROOT, ".dev", "prebuilt", "stagecraft-run"))
-    ap.add_argument("--set", choices=["assets", "calibration", "wider", "short", "unseen", "tiles", "sigmoid"],
-                    default="assets")
+    ap.add_argument("--set", choices=sorted(ALL_SETS), default="assets")
     a = ap.parse_args()
-    configs = {"calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
-               "unseen": UNSEEN_BIG, "tiles": TILES_BIG, "sigmoid": SIGMOID}.get(a.set, CONFIGS)
+    configs = ALL_SETS[a.set]
     if a.mode == "compile":
         compile_all(a.out, configs, a.ctas)
         return 0

@@ -257,8 +257,7 @@ def timeline_config(ta):
     """(IR file, schedule file or None) of a bench/timeline/assets.py configuration, or None."""
     sys.path.insert(0, HERE)
     import assets
-    for configs in (assets.CONFIGS, assets.CALIBRATION, assets.WIDER, assets.SHORT, assets.UNSEEN_BIG,
-                    assets.SIGMOID):
+    for configs in assets.ALL_SETS.values():
         for asset, name, sched, _ in configs:
             if asset.startswith("variant:") or name != ta.get("schedule"):
                 continue  # generated variants: read by their bundle name (generated_variants)

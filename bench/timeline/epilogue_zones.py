@@ -37,34 +37,6 @@ def kernels(directory):
     return sorted(names)
 
 
-def source(name):
-    """(IR file, schedule file or None) of NAME = KERNEL--SCHEDULE, or None when unknown."""
-    base = name.split("--")[0]
-    ir = os.path.join(ROOT, "assets", base + ".mlir")
-    if os.path.exists(ir):
-        return ir, None
-    try:
-        return assets.variant(base)
-    except (KeyError, SystemExit):
-        return None
-
-
-def predict(directory, name, params, tmp):
-    ir, sched = source(name)
-    measured = units.load_json(units.trace_path(directory, name, "measured"))
-    if sched is None:
-        sched = os.path.join(tmp, name + ".schedule.json")
-        with open(sched, "w") as f:
-            json.dump(measured["otherData"]["schedule"], f)
-    result = units.run_result(directory, name)
-    sizes = [f"--size={k}={v}" for k, v in result["problem"].items()
-             if k != "kind" and isinstance(v, int)]
-    out = os.path.join(tmp, name + ".predicted.json")
-    subprocess.run([units.TOOL, ir, "--schedule", sched, "--params", params, "--trace", out] + sizes,
-                   check=True, capture_output=True)
-    return out
-
-
 def epilogues(path):
     """{consumer row: median epilogue duration (ns)} of a trace."""
     rows = {}
@@ -102,7 +74,7 @@ def main():
                 sys.exit(f"epilogue_zones.py: {d}: not a directory (a run-assets-on-gpu.sh output)")
         for d in a.dirs:
             for name in kernels(d):
-                if source(name) is None:
+                if assets.bundle_ir(name) is None:
                     print(f"{d}: {name}: no IR for it here, left out", file=sys.stderr)
                     continue
                 for row, m in epilogues(units.trace_path(d, name, "measured")).items():
@@ -112,7 +84,7 @@ def main():
                 if name in seen or name not in measured:
                     continue
                 seen.add(name)
-                p = epilogues(predict(d, name, pfile, tmp))
+                p = epilogues(units.predict_again(d, name, pfile, tmp))
                 m = {row: statistics.median(v) for row, v in measured[name].items()}
                 if not p:
                     lines.append(f"| {name} | - | - | no epilogue predicted | - |")

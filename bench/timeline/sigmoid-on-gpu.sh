@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU host: the sigmoid attention bundles of `python3 bench/timeline/assets.py compile --set
-# sigmoid --out .dev/sigmoid` (carry .dev/sigmoid and .dev/prebuilt), through
+# sigmoid --out .dev/sigmoid` (or --set sigmoid128; carry .dev/sigmoid and .dev/prebuilt), through
 # run-assets-on-gpu.sh three times (r1, r2, r3: each bundle verified, timed, traced; what
 # bench/timeline/calibrate.py reads, the median of the three), packed into OUT/sigmoid.tar.xz.
 #   bash bench/timeline/sigmoid-on-gpu.sh OUT

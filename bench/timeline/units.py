@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import assets  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.environ.get("STAGECRAFT_TIMELINE") or os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
 
@@ -110,7 +113,10 @@ def predict_again(directory, name, params, tmp):
     sizes = [f"--size={k}={v}" for k, v in result["problem"].items()
              if k != "kind" and isinstance(v, int)]
     out = os.path.join(tmp, name + ".predicted.json")
-    ir = os.path.join(ROOT, "assets", name.split("--")[0] + ".mlir")
+    ir = assets.bundle_ir(name)
+    if ir is None:
+        sys.exit(f"units.py: {name}: no IR for it here (not an asset, a loop bench/timeline/assets.py "
+                 "names or a generated variant)")
     subprocess.run([TOOL, ir, "--schedule", schedule, "--params", params, "--trace", out] + sizes,
                    check=True, capture_output=True)
     return out

@@ -1,7 +1,7 @@
 // Sigmoid attention forward, head dim 64: O = sigmoid(Q K^T / sqrt(64)) V, no softmax (so no
 // running max, no row sums, no rescale): a loop none of the assets has, for the timeline
-// tools and the runner (bench/unseen/prepare.sh). Key rows past S are out of bounds: TMA reads
-// them as zeros and tile.mask sets their scores to -inf, whose sigmoid is 0.
+// tools and the runner (bench/timeline/assets.py --set sigmoid). Key rows past S are out of
+// bounds: TMA reads them as zeros and tile.mask sets their scores to -inf, whose sigmoid is 0.
 //
 // The loop walks key/value blocks of 128: S = Q K^T (MMA0), P = 1 / (1 + exp2(-S * log2(e) /
 // 8)) in bf16 (Sigmoid), O += P V (MMA1). Loads in a producer warp group, the math in two

@@ -71,12 +71,12 @@ struct HopperModel {
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
-  double loadBytesPerCycleMax = 54.98;
+  double loadBytesPerCycleMax = 51.65;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 500.0;
+  double loadLatencyCycles = 484.6;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 114.4;
+  double syncLatencyCycles = 121.8;
   /// Register math runs at this fraction of the pipes' table throughput
   /// (dependency chains, register moves, predication, address math).
   double mathEfficiency = 0.7026;
@@ -84,7 +84,7 @@ struct HopperModel {
   /// shuffles) reaches when it, not the issue slots, bounds the stream: the
   /// stream then has independent work enough to keep it fed. 0: as
   /// mathEfficiency (every bound derated alike).
-  double pipeEfficiency = 0;
+  double pipeEfficiency = 0.9802;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
@@ -92,7 +92,7 @@ struct HopperModel {
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp).
-  double ctaOverheadCycles = 4000.0;
+  double ctaOverheadCycles = 4258.0;
   /// Floor per wgmma instruction, whatever its shape (cycles): small-N
   /// wgmma do not reach the peak rate.
   double wgmmaMinCycles = 16.0;
@@ -115,7 +115,7 @@ struct HopperModel {
   /// (the H100's traces: issuing a 4-instruction MMA0 takes 96-160 ns while
   /// the other consumer's MMA runs, not a few cycles). 0: the issue never
   /// waits.
-  double wgmmaIssueQueue = 4.075;
+  double wgmmaIssueQueue = 4.204;
   /// The epilogue, per stored panel (ConsumerLoop.cpp, emitStore): the
   /// consumers' two named barriers, the proxy fence and the TMA issue
   /// (cycles), besides writing the panel to shared memory at

@@ -857,6 +857,7 @@ TEST(TimelineCostModel, DotAndMathCosts) {
   EXPECT_NEAR(m.dotCycles(tiny, 1.0), 16, 1e-9);
   // Register math: the busiest pipe, or the issue slots.
   m.mathEfficiency = 1.0;
+  m.pipeEfficiency = 1.0;
   MathWork exp;
   exp.mufu = 1600;
   exp.fma = 1600;
@@ -869,6 +870,7 @@ TEST(TimelineCostModel, DotAndMathCosts) {
 TEST(TimelineCostModel, ASaturatedPipeRunsAtThePipeEfficiencyUnlessTheStreamReduces) {
   HopperModel m;
   m.mathEfficiency = 0.5;
+  m.pipeEfficiency = 0; // off
   // Element-wise MUFU work (a sigmoid: exp2 and rcp an element): 3200 MUFU
   // operations are 200 cycles at 16 a cycle; its issue slots, (3200 + 3200)
   // / 128 = 50 cycles, are not the limit.
