@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# GPU host: clock_ramp.cu built and run from an idle GPU with a short kernel (30000 cycles, about
+# 16 us: a one-wave launch of the calibration's small attention and GEMM sizes) and a long one
+# (2.8M cycles, about 1.5 ms: the 8192^3 GEMM's launch), each as the runner's burst of 25
+# launches, then back to back for a second.
+#   bash bench/timeline/clock-ramp/run-on-gpu.sh OUT
+set -eu
+OUT=${1:?OUT}
+mkdir -p "$OUT"
+HERE=$(cd "$(dirname "$0")" && pwd)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv > "$OUT/device.txt"
+/usr/local/cuda/bin/nvcc -arch=sm_90a -O3 -o /tmp/clock_ramp "$HERE/clock_ramp.cu"
+for cycles in 30000 2800000; do
+  echo "== spin $cycles cycles"
+  /tmp/clock_ramp "$cycles" 3000
+done | tee "$OUT/clock-ramp.txt"
