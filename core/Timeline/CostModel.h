@@ -77,13 +77,14 @@ struct HopperModel {
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
   double syncLatencyCycles = 121.8;
-  /// Register math runs at this fraction of the pipes' table throughput
-  /// (dependency chains, register moves, predication, address math).
+  /// Register math issues at this fraction of the issue slots' rate
+  /// (dependency chains, register moves, predication, address math), and a
+  /// stream with cross-lane reductions runs its pipes at it too.
   double mathEfficiency = 0.7026;
-  /// The fraction of its table throughput a pipe (FMA, MUFU, conversions,
-  /// shuffles) reaches when it, not the issue slots, bounds the stream: the
-  /// stream then has independent work enough to keep it fed. 0: as
-  /// mathEfficiency (every bound derated alike).
+  /// The fraction of its table throughput a pipe (FMA, MUFU, conversions)
+  /// reaches in a stream without cross-lane reductions, element-wise math
+  /// with independent work for every element (sigmoid attention's MUFU on
+  /// the H100). 0: as mathEfficiency.
   double pipeEfficiency = 0.9802;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
