@@ -11,6 +11,7 @@
 #include "timing_plan.h"
 #include "verify.h"
 
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -220,6 +221,14 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   size_t freeBytes = 0, totalBytes = 0;
   CU_CHECK(driver().cuMemGetInfo(&freeBytes, &totalBytes));
   int sets = inputSetsFor(bundle.inputSetBytes(), device_.l2Bytes, int64_t(freeBytes / 2));
+  // STAGECRAFT_INPUT_SETS=N (1 to the rotation's maximum, no more than it chose) rotates fewer
+  // copies: 1 keeps the inputs in L2 from one launch to the next, for telling what DRAM costs a
+  // launch (bench/results/launch-warmup-h100-2026-11-27); the result's input_sets says so.
+  if (const char *env = std::getenv("STAGECRAFT_INPUT_SETS")) {
+    int forced = std::atoi(env);
+    if (forced >= 1 && forced < sets)
+      sets = forced;
+  }
   r.inputSets = sets;
   bundle.allocate(sets, *kernels_, stream_);
   waitStream(stream_, "input initialisation");
