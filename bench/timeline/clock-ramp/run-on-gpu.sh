@@ -2,7 +2,8 @@
 # GPU host: clock_ramp.cu built and run from an idle GPU with a short kernel (30000 cycles, about
 # 16 us: a one-wave launch of the calibration's small attention and GEMM sizes) and a long one
 # (2.8M cycles, about 1.5 ms: the 8192^3 GEMM's launch), each as the runner's burst of 25
-# launches, then back to back for a second.
+# launches, then back to back for a second; then clock_inside.cu: the clock inside a heavy
+# launch, sampled every few hundred ns over its first tens of microseconds, three launches.
 #   bash bench/timeline/clock-ramp/run-on-gpu.sh OUT
 set -eu
 OUT=${1:?OUT}
@@ -14,3 +15,6 @@ for cycles in 30000 2800000; do
   echo "== spin $cycles cycles"
   /tmp/clock_ramp "$cycles" 3000
 done | tee "$OUT/clock-ramp.txt"
+# Inside a heavy launch (exp2 and FMA chains on every SM): the clock over its first microseconds.
+/usr/local/cuda/bin/nvcc -arch=sm_90a -O3 -o /tmp/clock_inside "$HERE/clock_inside.cu"
+/tmp/clock_inside "${STEP:-200}" 3 | tee "$OUT/clock-inside.txt"
