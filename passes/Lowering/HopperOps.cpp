@@ -167,6 +167,17 @@ void Emitter::tmaStore(Value tensorMap, Value src, ValueRange coords) {
       Value());
 }
 
+void Emitter::prefetchTensorMap(Value tensorMap) {
+  // Inline asm on the generic address the copies use: nvvm.prefetch
+  // tensormap on a grid-constant parameter comes out of the NVPTX backend
+  // twice (a .param and a generic prefetch of the same map).
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{tensorMap}, b.getStringAttr("prefetch.tensormap [$0];"),
+      b.getStringAttr("l"), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+}
+
 void Emitter::tmaStoreCommitAndWait() {
   NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
   NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),

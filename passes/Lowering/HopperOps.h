@@ -104,6 +104,9 @@ public:
   void tmaStore(mlir::Value tensorMap, mlir::Value src,
                 mlir::ValueRange coords);
   void tmaStoreCommitAndWait();
+  /// Brings a tensor map (a generic pointer to a grid-constant parameter)
+  /// into the TMA unit's descriptor cache ahead of its first copy.
+  void prefetchTensorMap(mlir::Value tensorMap);
   void fenceProxyAsyncShared();
   void setMaxRegisters(int count, bool increase);
 

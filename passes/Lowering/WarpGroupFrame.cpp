@@ -210,6 +210,12 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
   scope = base;
   Value tid = e.threadIdx();
   e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
+    // Every tensor map's first copy would otherwise wait for the descriptor
+    // to be fetched from parameter memory: fetched here, beside the barriers'
+    // init and the CTA's first sync (as CUTLASS's sm90 kernels do).
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      if (fn.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName()))
+        e.prefetchTensorMap(arg(i));
     for (const std::vector<Ring> *rings : {&plan.rings, &plan.tileRings})
       for (const Ring &r : *rings)
         for (int64_t c = 0; c < r.copies; ++c) {

@@ -8,8 +8,10 @@
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
 // CHECK-SAME: stagecraft.block = 384 : i64, stagecraft.dynamic_smem = 197632 : i64
 
-// Barriers are initialised once: full (count 1) and empty (one arrival per
-// consumer warp: 8).
+// Thread 0 prefetches the three tensor maps (A, B, C), then initialises the
+// barriers once: full (count 1) and empty (one arrival per consumer warp: 8).
+// CHECK-COUNT-3: llvm.inline_asm has_side_effects asm_dialect = att "prefetch.tensormap [$0];", "l"
+// CHECK-NOT: prefetch.tensormap
 // CHECK: nvvm.mbarrier.init
 // CHECK: nvvm.barrier0
 
