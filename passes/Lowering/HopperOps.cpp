@@ -167,15 +167,24 @@ void Emitter::tmaStore(Value tensorMap, Value src, ValueRange coords) {
       Value());
 }
 
+/// A side-effecting inline asm with one result of `result` type, or none
+/// for a null type.
+static Value inlineAsm(OpBuilder &b, Location loc, Type result,
+                       ValueRange operands, StringRef text, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange{result} : TypeRange{}, operands, b.getStringAttr(text),
+      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return result ? op.getResult(0) : Value();
+}
+
 void Emitter::prefetchTensorMap(Value tensorMap) {
   // Inline asm on the generic address the copies use: nvvm.prefetch
   // tensormap on a grid-constant parameter comes out of the NVPTX backend
   // twice (a .param and a generic prefetch of the same map).
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, ValueRange{tensorMap}, b.getStringAttr("prefetch.tensormap [$0];"),
-      b.getStringAttr("l"), b.getUnitAttr(), UnitAttr(),
-      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  inlineAsm(b, loc, Type(), ValueRange{tensorMap}, "prefetch.tensormap [$0];", "l");
 }
 
 void Emitter::tmaStoreCommitAndWait() {
@@ -265,17 +274,6 @@ Value Emitter::wgmma(int n, Value descA, Value descB, Value acc, bool transB) {
   return op.getResult(0);
 }
 
-
-static Value inlineAsm(OpBuilder &b, Location loc, Type result,
-                       ValueRange operands, StringRef text, StringRef constraints) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, b.getStringAttr(text),
-      b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
-      LLVM::TailCallKindAttr::get(b.getContext(), LLVM::TailCallKind::None),
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  return op.getResult(0);
-}
 
 SmallVector<Value> Emitter::wgmmaRegs(int n, StringRef abType, ValueRange aRegs, Value descA,
                                       Value descB, ValueRange acc, Value scaleD, bool transA,
