@@ -210,6 +210,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   consumers /= plan.teams;
   double share = consumers ? 1.0 / consumers : 1.0;
   plan.epilogueMathCycles = model.mathCycles(costs.epilogueMath.scaled(share));
+  plan.epilogueTileMathCycles = model.mathCycles(costs.epilogueMath);
   plan.epilogueStoreBytes = static_cast<double>(costs.epilogueStoreBytes);
   for (int64_t b : costs.epiloguePanelBytes)
     plan.epiloguePanelBytes.push_back(static_cast<double>(b));

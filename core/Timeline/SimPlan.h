@@ -105,6 +105,9 @@ struct Plan {
   }
   int64_t threads = 0;
   double epilogueMathCycles = 0; // per consumer warp group
+  /// The whole tile's epilogue math, its sharers together: converted panel
+  /// by panel while the panels are staged (SmRun::storePanels).
+  double epilogueTileMathCycles = 0;
   double epilogueStoreBytes = 0;
   std::vector<double> epiloguePanelBytes; // at least one panel when anything is stored
   double prologueLoadBytes = 0;

@@ -674,7 +674,8 @@ bool SmRun::stepEpilogue(int cta, int wg) {
       handOverTile(cta, wg);
     r.phase = 1;
     r.unitStart = r.now;
-    if (plan_.epilogueMathCycles > 0) {
+    // With panels to store, the math is the panels' own (storePanels).
+    if (plan_.epilogueMathCycles > 0 && plan_.epiloguePanelBytes.empty()) {
       r.mathJob = static_cast<int64_t>(math_.submit(r.now, owner(cta, wg), plan_.epilogueMathCycles));
       pipesChanged(r.now);
     }
@@ -738,10 +739,21 @@ void SmRun::storePanels(int cta, int64_t tile) {
   if (tile >= plan_.teams)
     t = std::max(t, c.storesRead[tile - plan_.teams]);
   int64_t after = std::min(trip_, (tile + 1) * tileTrip_);
+  // Each panel's values are converted as they are staged: the warps convert
+  // a few registers and store them while converting the next (the SASS
+  // interleaves the cvt and the st.shared), so a panel takes its share of
+  // the tile's math or its staging, whichever is longer. Timed on the
+  // epilogue zones of the H100's traces (docs/timeline.md, "The epilogue"):
+  // the whole math before the first panel had the 64- and 128-column tiles'
+  // epilogues 13-55% long and the 256-column ones' 10-32% short.
+  double total = 0;
+  for (double b : panels)
+    total += b;
   for (size_t p = 0; p < panels.size(); ++p) {
     if (p >= 2)
       t = std::max(t, read[p - 2]);
-    t += m_.epiloguePanelCycles + panels[p] / m_.stagingBytesPerCycle;
+    double math = total > 0 ? plan_.epilogueTileMathCycles * panels[p] / total : 0;
+    t += m_.epiloguePanelCycles + std::max(panels[p] / m_.stagingBytesPerCycle, math);
     double s = std::max(t, storeFree_);
     read[p] = storeFree_ = s + panels[p] / m_.storeBytesPerCycle;
     // On the TMA row, not in the loads' busy time: the stores read shared

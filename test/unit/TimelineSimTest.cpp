@@ -690,6 +690,45 @@ TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   EXPECT_EQ(named.timeline.units[2].name, "epilogue (after the loop)");
 }
 
+TEST(TimelineSim, TheEpiloguesMathIsConvertedPanelByPanelWhileStaged) {
+  // The epilogue of TheEpilogueIsAZoneAfterTheLoop with 600 cycles of math
+  // (600 FMA at 1 a cycle): each panel's third of it (200 cycles) overlaps
+  // the panel's staging (3 cycles), not the whole math before the first
+  // panel (which would issue the panels at 3203, 3306, 3409):
+  //   panel 0 issued at 2500 + 100 + 200 = 2800, read 2800-3100;
+  //   panel 1 issued at 3100, read 3100-3400;
+  //   panel 2 waits for panel 0's slot (3100), issued at 3400, read 3400-3700.
+  LoadDot k(10);
+  k.costs.epilogueStoreBytes = 900;
+  k.costs.epiloguePanelBytes = {300, 300, 300};
+  k.costs.epilogueMath.fma = 600;
+  HopperModel m = epilogueModel();
+  m.pipeEfficiency = 1.0;
+  Prediction p = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  std::vector<Zone> consumer, stores;
+  for (const Zone &z : p.timeline.zones)
+    if (z.unit == 2)
+      (p.timeline.rows[z.row].kind == RowKind::Consumer ? consumer : stores).push_back(z);
+  ASSERT_EQ(consumer.size(), 1u);
+  EXPECT_NEAR(consumer[0].start, 2500, 1e-6);
+  EXPECT_NEAR(consumer[0].end, 3400, 1e-6);
+  ASSERT_EQ(stores.size(), 3u);
+  EXPECT_NEAR(stores[0].start, 2800, 1e-6);
+  EXPECT_NEAR(stores[1].start, 3100, 1e-6);
+  EXPECT_NEAR(stores[2].start, 3400, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 3700, 1e-6);
+
+  // A panel whose staging takes longer than its math: the staging bounds it
+  // (300 bytes at 1 byte a cycle against 200 cycles of math).
+  m.stagingBytesPerCycle = 1;
+  Prediction s = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(s.ok) << s.error;
+  for (const Zone &z : s.timeline.zones)
+    if (z.unit == 2 && s.timeline.rows[z.row].kind == RowKind::Consumer)
+      EXPECT_NEAR(z.end, 2500 + 400 + 400 + 400, 1e-6); // each panel 100 + 300
+}
+
 TEST(TimelineSim, APersistentKernelsConsumersStoreEachTile) {
   // Three tiles of 4 iterations (a persistent CTA), one warp group issuing
   // its loads (250 cycles an iteration), one 300-byte panel per tile at the
