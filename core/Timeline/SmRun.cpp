@@ -740,8 +740,9 @@ void SmRun::storePanels(int cta, int64_t tile) {
     t = std::max(t, c.storesRead[tile - plan_.teams]);
   int64_t after = std::min(trip_, (tile + 1) * tileTrip_);
   // Each panel's values are converted as they are staged: the warps convert
-  // a few registers and store them while converting the next (the SASS
-  // interleaves the cvt and the st.shared), so a panel takes its share of
+  // a few registers and store them while converting the next (in the SASS a
+  // later panel's F2FP come after the earlier panel's TMA store, between its
+  // own STSM), so a panel takes its share of
   // the tile's math or its staging, whichever is longer. Timed on the
   // epilogue zones of the H100's traces (docs/timeline.md, "The epilogue"):
   // the whole math before the first panel had the 64- and 128-column tiles'
