@@ -168,10 +168,22 @@ EPILOGUE = [
 ]
 
 
+# What a persistent kernel's epilogue waits for (2026-11-27): 256 tiles in 132 CTAs (the
+# ping-pong's 128x128 at 2048x2048, the cooperative kernel's 128x256 at 4096x2048, K 4096), so
+# every sampled CTA runs two: its first tile's epilogue runs beside the second tile's loop (the
+# other ping-pong team's, or the cooperative producer's loads) and its second tile's beside
+# nothing. The ping-pong's traced epilogues measure 1.6 us where the model, which has no such
+# contention, predicts 0.5.
+PERSISTENT_EPILOGUE = [
+    ("persistent_gemm_pingpong", "two-tiles", None, {"M": 2048, "N": 2048, "K": 4096}),
+    ("persistent_gemm", "two-tiles", None, {"M": 4096, "N": 2048, "K": 4096}),
+]
+
+
 # The sets by name (`--set`).
 ALL_SETS = {"assets": CONFIGS, "calibration": CALIBRATION, "wider": WIDER, "short": SHORT,
             "unseen": UNSEEN_BIG, "tiles": TILES_BIG, "sigmoid": SIGMOID, "sigmoid128": SIGMOID_D128,
-            "epilogue": EPILOGUE}
+            "epilogue": EPILOGUE, "persistent-epilogue": PERSISTENT_EPILOGUE}
 
 
 _variants = {}
