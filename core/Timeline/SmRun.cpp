@@ -742,11 +742,13 @@ void SmRun::storePanels(int cta, int64_t tile) {
   // Each panel's values are converted as they are staged: the warps convert
   // a few registers and store them while converting the next (in the SASS a
   // later panel's F2FP come after the earlier panel's TMA store, between its
-  // own STSM), so a panel takes its share of
-  // the tile's math or its staging, whichever is longer. Timed on the
-  // epilogue zones of the H100's traces (docs/timeline.md, "The epilogue"):
-  // the whole math before the first panel had the 64- and 128-column tiles'
-  // epilogues 13-55% long and the 256-column ones' 10-32% short.
+  // own STSM), so a panel takes its share of the tile's math or its staging,
+  // whichever is longer. Timed on the epilogue zones of the H100's traces
+  // (docs/timeline.md, "The epilogue"): the whole math before the first
+  // panel had the 64- and 128-column tiles' epilogues 13-55% long and the
+  // 256-column ones' 10-32% short. The math runs at the SM's pipe rates here,
+  // beside nothing: a ping-pong team's epilogue beside the other team's loop
+  // is longer on the H100 (bench/results/persistent-epilogue-h100-2026-11-27).
   double total = 0;
   for (double b : panels)
     total += b;
