@@ -58,6 +58,11 @@ struct LoadedTrace {
   /// What it was checked against: it is shown while these are current.
   std::string irPath, scheduleJson, tileOrder;
   uint64_t arrival = 0; // among every trace of the session (TraceView::key)
+  /// Measured at sizes other than the IR's defaults: the prediction of the
+  /// schedule at the trace's sizes, which the timeline panel sets beside it,
+  /// and which sizes ("M=1536 N=1536 K=384"); absent when they are the same.
+  std::optional<timeline::Prediction> prediction;
+  std::string sizes, defaultSizes;
 };
 
 /// The measured timeline the panel shows, and where it came from.
@@ -200,6 +205,10 @@ public:
   /// else the newest of the current schedule's run traces and the loaded
   /// file (while the schedule it was loaded with is current).
   TraceView shownTrace() const;
+  /// The prediction the timeline panel sets above the shown measured
+  /// timeline: prediction(), or, for a trace file measured at other sizes
+  /// than the IR's defaults, the same schedule predicted at the trace's.
+  const timeline::Prediction &timelinePrediction() const;
   /// The cost model the predictions use (calibrated defaults).
   const timeline::HopperModel &model() const { return model_; }
 

@@ -1,6 +1,7 @@
 //===- MeasuredTraceFile.cpp - a measured timeline read from a file -------===//
 #include "app/MeasuredTraceFile.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -336,10 +337,29 @@ bool stagecraft::app::parseMeasuredTraceFile(llvm::StringRef text, MeasuredTrace
     error = "not a JSON object";
     return false;
   }
-  if (root->get("traceEvents"))
-    return parseChromeTrace(*root, out, error);
-  if (root->get("status"))
-    return parseRunnerResult(text, out, error);
+  // The sizes it ran at: every integer of the runner's problem object (its
+  // "kind" is not a size), in name order.
+  auto readSizes = [&](const json::Object *problem) {
+    if (!problem)
+      return;
+    for (const auto &kv : *problem)
+      if (std::optional<int64_t> n = kv.second.getAsInteger())
+        out.sizes.emplace_back(kv.first.str(), *n);
+    llvm::sort(out.sizes);
+  };
+  if (root->get("traceEvents")) {
+    if (!parseChromeTrace(*root, out, error))
+      return false;
+    if (const json::Object *other = root->getObject("otherData"))
+      readSizes(other->getObject("problem"));
+    return true;
+  }
+  if (root->get("status")) {
+    if (!parseRunnerResult(text, out, error))
+      return false;
+    readSizes(root->getObject("problem"));
+    return true;
+  }
   error = "neither a trace (no \"traceEvents\": stagecraft-run --trace FILE) nor a runner result "
           "(no \"status\")";
   return false;

@@ -29,6 +29,10 @@ struct MeasuredTraceFile {
   std::string kernel; // the kernel it was measured for ("" when it does not say)
   std::string device; // the GPU ("" when it does not say)
   MeasuredTrace trace;
+  /// The problem sizes it was measured at, by name (the runner's "problem":
+  /// otherData.problem of a trace, "problem" of a result); empty when the
+  /// file does not say (written before stagecraft-run recorded them).
+  std::vector<std::pair<std::string, int64_t>> sizes;
   /// What the file does not say, so that a check had to be skipped (files
   /// written before the trace carried its units and schedule).
   std::vector<std::string> notes;

@@ -73,6 +73,23 @@ bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
 
 } // namespace
 
+bool stagecraft::app::kernelCostsAt(const std::string &text, const std::string &sourceName,
+                                    const LoopGraph &graph,
+                                    const std::vector<std::pair<std::string, int64_t>> &sizes,
+                                    timeline::KernelCosts &out, std::string &error) {
+  ParsedIr p;
+  if (parse(text, sourceName, p)) {
+    FailureOr<timeline::KernelCosts> costs = timeline::extractKernelCosts(p.kernel, graph, sizes);
+    if (succeeded(costs)) {
+      out = std::move(*costs);
+      return true;
+    }
+  }
+  error = p.diagnostics.empty() ? sourceName + ": error: its unit costs could not be read"
+                                : p.diagnostics.front();
+  return false;
+}
+
 LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
                                      const std::string &sourceName) {
   LoadedIr out;

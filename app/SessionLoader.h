@@ -42,6 +42,15 @@ struct LoadedIr {
 /// loop. Never throws or aborts on bad input: it reports.
 LoadedIr loadLoopIr(const std::string &text, const std::string &sourceName);
 
+/// The work of each unit of the IR's first kernel (whose loop graph is
+/// `graph`) at `sizes`, overrides of its default sizes by name: what the
+/// predicted timeline needs to be set beside a trace measured at other
+/// sizes. False with `error` ("file:line:col: error: ...") on an unknown
+/// size name, a size out of range, or IR that does not load.
+bool kernelCostsAt(const std::string &text, const std::string &sourceName, const LoopGraph &graph,
+                   const std::vector<std::pair<std::string, int64_t>> &sizes,
+                   timeline::KernelCosts &out, std::string &error);
+
 /// The IR with `schedule` written into its `tile.sched` attributes (and its
 /// consumer arrangement and register budgets on the kernel). Patches the
 /// text in place when every unit already carries an attribute and the

@@ -15,6 +15,8 @@ using timeline::ZoneKind;
 std::string stagecraft::app::formatNs(double ns) {
   char buf[32];
   double a = std::fabs(ns);
+  if (a < 0.5)
+    ns = 0; // a tick a rounding error left of zero reads "0 ns", not "-0 ns"
   if (a < 1e3)
     std::snprintf(buf, sizeof buf, "%.0f ns", ns);
   else if (a < 1e6)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace stagecraft;
 using namespace stagecraft::app;
@@ -56,11 +57,22 @@ void refresh(AppState &app, TimelineUi &ui) {
   if (ui.predictionVersion == app.predictionVersion() && ui.traceKey == shown.key &&
       ui.shownCta == cta && !kernelChanged)
     return;
-  const timeline::Prediction &p = app.prediction();
+  const timeline::Prediction &p = app.timelinePrediction();
   timeline::Timeline predicted = p.ok ? p.timeline : timeline::Timeline();
   timeline::Timeline measured;
-  if (trace && !trace->ctas.empty())
+  if (trace && !trace->ctas.empty()) {
     measured = trace->ctas[cta].timeline;
+    // Both lanes from their CTA's first unit: the records start there
+    // (nothing is recorded before it), the model's CTA after its set-up.
+    double first = std::numeric_limits<double>::infinity();
+    for (const timeline::Zone &z : predicted.zones)
+      first = std::min(first, z.start);
+    if (std::isfinite(first) && first > 0)
+      for (timeline::Zone &z : predicted.zones) {
+        z.start -= first;
+        z.end -= first;
+      }
+  }
   // Keep the zoom across edits of one kernel: comparing schedules is the
   // point. A new kernel opens on a few steady-state iterations.
   bool fresh = kernelChanged || ui.model.empty();
@@ -78,13 +90,19 @@ void refresh(AppState &app, TimelineUi &ui) {
 }
 
 void header(AppState &app, TimelineUi &ui) {
-  const timeline::Prediction &p = app.prediction();
+  const timeline::Prediction &p = app.timelinePrediction();
+  TraceView shown = app.shownTrace();
+  // A trace file measured at other sizes: both lanes at its sizes.
+  std::string at = shown.file && shown.file->prediction
+                       ? ", at the trace's " + shown.file->sizes + " (the IR's defaults: " +
+                             shown.file->defaultSizes + ")"
+                       : "";
   if (p.ok) {
     ImGui::TextColored(toVec4(colors::text), "predicted");
     ImGui::SameLine();
-    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s, %lld CTA/SM, %.1f waves",
+    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s, %lld CTA/SM, %.1f waves%s",
                         formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops,
-                        static_cast<long long>(p.ctasPerSM), p.waves);
+                        static_cast<long long>(p.ctasPerSM), p.waves, at.c_str());
     if (ImGui::IsItemHovered()) {
       std::string tip = p.boundAndSourcesText();
       for (const std::string &n : p.notes)
@@ -92,9 +110,8 @@ void header(AppState &app, TimelineUi &ui) {
       ImGui::SetTooltip("%s", tip.c_str());
     }
   } else {
-    ImGui::TextDisabled("predicted: %s", p.error.empty() ? "none" : p.error.c_str());
+    ImGui::TextDisabled("predicted: %s%s", p.error.empty() ? "none" : p.error.c_str(), at.c_str());
   }
-  TraceView shown = app.shownTrace();
   const MeasuredTrace *trace = shown.trace;
   if (trace && !trace->ctas.empty()) {
     ImGui::TextColored(toVec4(colors::text), "measured");

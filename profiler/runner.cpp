@@ -491,6 +491,7 @@ void GpuSession::measureTimeline(const Request &request, const Manifest &m, Load
     facts.idleMedianUs = summarize(idleSamples, 1).medianUs;
   facts.reps = reps;
   facts.schedule = bundleSchedule(request.bundle, decoded.warnings);
+  facts.problem = m.problem;
   if (facts.overhead > kMaxTraceOverhead) {
     auto percent = [](double x) {
       char text[32];

@@ -161,6 +161,8 @@ trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t
   doc.otherData.push_back(trace::Arg::json("units", json::write(unitsJson(spec))));
   if (facts.schedule.isObject())
     doc.otherData.push_back(trace::Arg::json("schedule", json::write(facts.schedule)));
+  if (facts.problem.isObject())
+    doc.otherData.push_back(trace::Arg::json("problem", json::write(facts.problem)));
   return doc;
 }
 

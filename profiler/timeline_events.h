@@ -52,6 +52,9 @@ struct TraceFacts {
   // The schedule the kernel was compiled with (the bundle's schedule.json, an object), so a trace
   // opened later says which schedule it belongs to; null when the bundle had none.
   json::Value schedule;
+  // The problem it ran (the manifest's "problem": its sizes by name, and "kind"), so a trace
+  // opened later says at which sizes it was measured; null when the manifest had none.
+  json::Value problem;
 };
 
 // Chrome trace-event JSON: a process per sampled CTA ("CTA c (SM m)"), a thread per warp group,
@@ -59,7 +62,8 @@ struct TraceFacts {
 // kind "measured", kernel, device, clock, the medians, overhead, reps (and with an idle launch
 // idle_median_us, code_overhead, recording_overhead), "warning N", and what
 // identifies the kernel's schedule: "warp_groups" and "units" as the manifest lists them (units
-// with their schedule group) and "schedule" when known (the app checks a loaded trace with them).
+// with their schedule group) and "schedule" when known (the app checks a loaded trace with them),
+// and "problem" (the sizes it ran at) when known.
 trace::Document measuredTrace(const TimelineSpec &spec, const DecodedTimeline &t, const TraceFacts &facts);
 
 // The result's "trace" object: {"overhead", "plain_median_us", "instrumented_median_us", "reps",

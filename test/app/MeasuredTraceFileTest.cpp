@@ -144,6 +144,11 @@ TEST(MeasuredTraceFile, ReadsARunnerResultWithItsTrace) {
   ASSERT_EQ(f.trace.ctas[0].timeline.rows.size(), 2u);
   EXPECT_EQ(f.trace.unitGroups, (std::vector<int64_t>{1, 1, 1}));
   EXPECT_EQ(f.trace.warnings.size(), 1u); // its overhead was over 5%
+  // The sizes it ran at, from the result's problem (its kind is no size).
+  using Sizes = std::vector<std::pair<std::string, int64_t>>;
+  EXPECT_EQ(f.sizes, (Sizes{{"K", 8192}, {"M", 8192}, {"N", 8192}}));
+  // A trace written before the runner recorded them does not say.
+  EXPECT_TRUE(read("gemm-ws-h100-with-schedule.trace.json").sizes.empty());
 }
 
 TEST(MeasuredTraceFile, RefusesWhatIsNotAMeasuredTraceAndSaysWhy) {

@@ -164,6 +164,9 @@ TEST(TimelineModel, HitTestAndSelectionAndFocus) {
   EXPECT_TRUE(m.focusIterations(10, 11)); // the predicted one's only
   EXPECT_LT(m.viewEnd(), 1000);
   EXPECT_EQ(formatNs(830), "830 ns");
+  EXPECT_EQ(formatNs(-1e-9), "0 ns");
+  EXPECT_EQ(formatNs(-0.0), "0 ns");
+  EXPECT_EQ(formatNs(-830), "-830 ns");
   EXPECT_EQ(formatNs(1250), "1.25 us");
   EXPECT_EQ(formatNs(2.5e6), "2.50 ms");
 }

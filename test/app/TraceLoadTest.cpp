@@ -115,6 +115,63 @@ TEST(AppStateTrace, AnotherSchedulesTraceIsRefusedAndTheShownOneStays) {
   EXPECT_EQ(app.shownTrace().key, key);
 }
 
+/// The trace of gemm-ws-h100-with-schedule.trace.json saying it ran at
+/// `problem` (the runner's "problem" object), written into a temporary file.
+std::string traceAt(const std::string &name, const std::string &problem) {
+  std::ifstream in(tracePath("gemm-ws-h100-with-schedule.trace.json"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t at = text.find("\"otherData\": {");
+  EXPECT_NE(at, std::string::npos);
+  text.insert(at + std::string("\"otherData\": {").size(), "\"problem\": " + problem + ", ");
+  std::string path = test::tempDir("sized-trace") + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(AppStateTrace, ATraceMeasuredAtOtherSizesIsPredictedAtThem) {
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir"))); // M = N = K = 8192 by default
+  ASSERT_TRUE(app.prediction().ok);
+  std::string path = traceAt("small.json", R"({"kind": "gemm", "M": 1024, "N": 2048, "K": 512})");
+  ASSERT_TRUE(app.openMeasuredTrace(path)) << app.status().text;
+  EXPECT_EQ(app.status().level, StatusLevel::Ok) << app.status().text;
+  EXPECT_TRUE(contains(app.status().text, "measured and predicted at M=1024 N=2048 K=512"))
+      << app.status().text;
+  ASSERT_NE(app.loadedTrace(), nullptr);
+  EXPECT_EQ(app.loadedTrace()->sizes, "M=1024 N=2048 K=512");
+  EXPECT_EQ(app.loadedTrace()->defaultSizes, "M=8192 N=8192 K=8192");
+  // The panel's prediction is the schedule's at the trace's sizes: 128 CTAs
+  // of 8 iterations instead of 2048 of 128.
+  const timeline::Prediction &atTrace = app.timelinePrediction();
+  ASSERT_TRUE(atTrace.ok) << atTrace.error;
+  EXPECT_NE(&atTrace, &app.prediction());
+  EXPECT_LT(atTrace.waves, 1.0);
+  EXPECT_GT(app.prediction().waves, 15.0);
+  EXPECT_LT(atTrace.totalNs, app.prediction().totalNs / 100);
+  // Another schedule: the trace is not shown, nor its prediction.
+  ASSERT_TRUE(app.setWait("MMA", 0).applied);
+  EXPECT_EQ(app.shownTrace().trace, nullptr);
+  EXPECT_EQ(&app.timelinePrediction(), &app.prediction());
+  ASSERT_TRUE(app.undo());
+  EXPECT_EQ(&app.timelinePrediction(), &*app.loadedTrace()->prediction);
+
+  // At the IR's own sizes: the IR's prediction.
+  ASSERT_TRUE(app.openMeasuredTrace(traceAt("same.json", R"({"kind": "gemm", "M": 8192, "N": 8192, "K": 8192})")));
+  EXPECT_FALSE(app.loadedTrace()->prediction.has_value());
+  EXPECT_EQ(&app.timelinePrediction(), &app.prediction());
+  // A size the kernel does not have: said, and left out.
+  ASSERT_TRUE(app.openMeasuredTrace(traceAt("odd.json", R"({"kind": "gemm", "M": 1024, "Q": 3})")));
+  EXPECT_EQ(app.status().level, StatusLevel::Warning) << app.status().text;
+  EXPECT_TRUE(contains(app.status().text, "its sizes Q are none of this kernel's")) << app.status().text;
+  EXPECT_EQ(app.loadedTrace()->sizes, "M=1024");
+  // A size the kernel cannot take: said, and the prediction stays at the IR's sizes.
+  ASSERT_TRUE(app.openMeasuredTrace(traceAt("zero.json", R"({"kind": "gemm", "M": 0})")));
+  EXPECT_EQ(app.status().level, StatusLevel::Warning) << app.status().text;
+  EXPECT_TRUE(contains(app.status().text, "it was measured at M=0, where the schedule cannot be predicted"))
+      << app.status().text;
+  EXPECT_EQ(&app.timelinePrediction(), &app.prediction());
+}
+
 TEST(AppStateTrace, MalformedJsonIsRefusedNeverACrash) {
   AppState app(test::testConfig());
   ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));

@@ -403,6 +403,17 @@ TEST(TimelineEvents, TracesSayWhatKernelAndScheduleTheyBelongTo) {
   json::Value o = timelineToJson(spec, d, facts);
   ASSERT_TRUE(o.find("schedule")->isObject());
   EXPECT_EQ(o.find("schedule")->find("kernel")->asString(), "gemm_kernel");
+  // No problem known: the Chrome trace says nothing of its sizes.
+  EXPECT_EQ(other->find("problem"), nullptr);
+  // The manifest's problem: the sizes it ran at, as a JSON object.
+  facts.problem = json::parse(R"({"kind": "gemm", "M": 1536, "N": 1536, "K": 384})");
+  doc = json::parse(trace::toJson(measuredTrace(spec, d, facts)));
+  const json::Value *problem = doc.find("otherData")->find("problem");
+  ASSERT_NE(problem, nullptr);
+  ASSERT_TRUE(problem->isObject());
+  EXPECT_EQ(problem->find("M")->asInt(), 1536);
+  EXPECT_EQ(problem->find("K")->asInt(), 384);
+  EXPECT_EQ(problem->find("kind")->asString(), "gemm");
 }
 
 TEST(TimelineEvents, TraceRequestField) {
