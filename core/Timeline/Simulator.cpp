@@ -272,6 +272,7 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
   DramShare dram = dramShare(costs, model, out.ctas, model.sms * resident);
   out.loadSources = dram.sources;
+  out.sizes = costs.sizes;
   // What each load's transfer costs on its TPC's link: less where the SM
   // beside this one loads the same boxes (LoadSharing.h).
   int64_t wave = std::min<int64_t>(out.ctas, model.sms * resident);

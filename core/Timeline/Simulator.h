@@ -65,6 +65,9 @@ struct Prediction {
   bool ok = false;
   std::string error;
 
+  /// The problem sizes it was predicted at (the kernel's, with overrides).
+  std::vector<std::pair<std::string, int64_t>> sizes;
+
   /// One CTA (the longest-running kind), from its start.
   Timeline timeline;
   int64_t shownTrip = 0;

@@ -64,5 +64,13 @@ trace::Document stagecraft::timeline::predictedTrace(const Prediction &p,
     doc.otherData.push_back(trace::Arg::num("busy " + r.name, r.busy));
   for (size_t i = 0; i < p.notes.size(); ++i)
     doc.otherData.push_back(trace::Arg::str("note " + std::to_string(i + 1), p.notes[i]));
+  // The sizes it was predicted at, as the measured trace's "problem" has
+  // the sizes it ran at.
+  if (!p.sizes.empty()) {
+    std::string sizes;
+    for (const auto &[name, value] : p.sizes)
+      sizes += (sizes.empty() ? "{" : ", ") + trace::quote(name) + ": " + std::to_string(value);
+    doc.otherData.push_back(trace::Arg::json("problem", sizes + "}"));
+  }
   return doc;
 }

@@ -602,6 +602,19 @@ TEST(TimelineSim, ZonesFollowTheBodyAndTheTraceHasThem) {
   EXPECT_EQ(doc.threads.size(), p.timeline.rows.size());
   EXPECT_EQ(doc.threads[0].name, "producer");
   EXPECT_EQ(doc.threads[1].name, "consumer 0");
+  // No sizes known: the trace says none.
+  for (const trace::Arg &a : doc.otherData)
+    EXPECT_NE(a.key, "problem");
+  // The sizes it was predicted at, as the measured trace's "problem".
+  k.costs.sizes = {{"M", 128}, {"K", 4096}};
+  Prediction sized = k.run(schedule(0, 0, 1));
+  ASSERT_TRUE(sized.ok);
+  trace::Document withSizes = predictedTrace(sized, "k", roundModel());
+  auto problem = std::find_if(withSizes.otherData.begin(), withSizes.otherData.end(),
+                              [](const trace::Arg &a) { return a.key == "problem"; });
+  ASSERT_NE(problem, withSizes.otherData.end());
+  EXPECT_TRUE(problem->isJson);
+  EXPECT_EQ(problem->text, R"({"M": 128, "K": 4096})");
 }
 
 /// roundModel with round epilogue rates: 100 cycles a panel besides its
