@@ -153,6 +153,42 @@ const std::string &TimelineModel::unitName(const TimelineLane &lane, const Zone 
   return z.unit < t.units.size() ? t.units[z.unit].name : unknown;
 }
 
+double TimelineModel::spanToNext(const Zone &z) const {
+  for (const TimelineLane &l : lanes_) {
+    const Timeline &t = source(l.source);
+    if (t.zones.empty() || &z < &t.zones.front() || &z > &t.zones.back())
+      continue;
+    size_t i = static_cast<size_t>(&z - t.zones.data());
+    if (i < l.begin || i >= l.end)
+      continue;
+    return i + 1 < l.end ? t.zones[i + 1].start - z.start : z.end - z.start;
+  }
+  return z.end - z.start;
+}
+
+const Zone *TimelineModel::counterpart(const TimelineLane &lane, const Zone &z) const {
+  if (lane.pipe)
+    return nullptr;
+  const Timeline &mine = source(lane.source), &other = source(1 - lane.source);
+  if (lane.row < 0 || static_cast<size_t>(lane.row) >= mine.rows.size())
+    return nullptr;
+  const std::string &rowName = mine.rows[lane.row].name;
+  int unit = other.findUnit(unitName(lane, z));
+  if (unit < 0)
+    return nullptr;
+  for (const TimelineLane &l : lanes_) {
+    if (l.source == lane.source || l.pipe || l.row < 0 ||
+        static_cast<size_t>(l.row) >= other.rows.size() || other.rows[l.row].name != rowName)
+      continue;
+    // A lane's zones are contiguous and in start order; a hover asks for
+    // one zone, so a scan of one lane is cheap enough.
+    for (size_t i = l.begin; i < l.end; ++i)
+      if (other.zones[i].unit == unit && other.zones[i].iteration == z.iteration)
+        return &other.zones[i];
+  }
+  return nullptr;
+}
+
 ZoneKind TimelineModel::unitKind(const TimelineLane &lane, const Zone &z) const {
   const Timeline &t = source(lane.source);
   return z.unit < t.units.size() ? t.units[z.unit].kind : ZoneKind::Other;

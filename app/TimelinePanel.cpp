@@ -307,15 +307,26 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
 
   if (hoveredZone) {
     const TimelineLane &lane = m.lanes()[hoveredLane];
-    char tip[256];
+    char tip[384];
     bool epilogue = m.unitKind(lane, *hoveredZone) == ZoneKind::Epilogue;
-    std::snprintf(tip, sizeof tip, "%s, %s %d\n%s: %s\nstart %s, duration %s",
+    // The same unit and iteration in the other timeline, when it has it.
+    char other[128] = "";
+    if (const timeline::Zone *c = m.counterpart(lane, *hoveredZone)) {
+      // Both as the records time a unit: to the warp group's next unit.
+      double mine = m.spanToNext(*hoveredZone), theirs = m.spanToNext(*c);
+      double predicted = lane.measured ? theirs : mine, measured = lane.measured ? mine : theirs;
+      std::snprintf(other, sizeof other,
+                    "\nto the next unit: predicted %s, measured %s (%+.0f%%)",
+                    formatNs(predicted).c_str(), formatNs(measured).c_str(),
+                    measured > 0 ? (predicted / measured - 1) * 100 : 0.0);
+    }
+    std::snprintf(tip, sizeof tip, "%s, %s %d\n%s: %s\nstart %s, duration %s%s",
                   m.unitName(lane, *hoveredZone).c_str(),
                   epilogue ? "after iteration" : "iteration",
                   hoveredZone->iteration - (epilogue ? 1 : 0),
                   lane.measured ? "measured" : "predicted", lane.label.c_str(),
                   formatNs(hoveredZone->start).c_str(),
-                  formatNs(hoveredZone->end - hoveredZone->start).c_str());
+                  formatNs(hoveredZone->end - hoveredZone->start).c_str(), other);
     ui.hovered = tip;
     ImGui::SetTooltip("%s", tip);
     // A click (not a drag) selects the unit, as clicking its card does.

@@ -51,6 +51,46 @@ TEST(TimelineModel, LanesPredictedThenMeasured) {
   EXPECT_GE(m.viewEnd(), 200);
 }
 
+TEST(TimelineModel, AZonesCounterpartIsTheSameUnitIterationAndWarpGroup) {
+  // Predicted: row "a" loads and dots every 20 ns; measured: the same rows,
+  // every zone 30 ns apart (iteration i's dot at 60 i + 30), units listed the
+  // other way round (the ids differ, the names match).
+  Timeline predicted = twoRows(6);
+  Timeline measured = twoRows(6);
+  measured.units = {{"dot", ZoneKind::Dot}, {"load", ZoneKind::Load}};
+  for (Zone &z : measured.zones)
+    if (z.row == 0) {
+      z.unit = static_cast<uint16_t>(1 - z.unit);
+      z.start *= 1.5;
+      z.end = z.start + 10;
+    }
+  TimelineModel m;
+  m.set(predicted, measured, false);
+  const TimelineLane &pa = m.lanes()[0], &ma = m.lanes()[2];
+  ASSERT_EQ(pa.label, "a");
+  ASSERT_TRUE(ma.measured);
+  // Predicted dot of iteration 1 (zone 3, 60-70 ns) -> the measured dot of
+  // iteration 1 (90-100 ns): spans to the next unit 20 and 30 ns.
+  const Zone &dot1 = m.source(0).zones[3];
+  const Zone *c = m.counterpart(pa, dot1);
+  ASSERT_NE(c, nullptr);
+  EXPECT_DOUBLE_EQ(c->start, 90);
+  EXPECT_EQ(m.unitName(ma, *c), "dot");
+  EXPECT_EQ(c->iteration, 1);
+  EXPECT_DOUBLE_EQ(m.spanToNext(dot1), 20);
+  EXPECT_DOUBLE_EQ(m.spanToNext(*c), 30);
+  // And back.
+  EXPECT_EQ(m.counterpart(ma, *c), &dot1);
+  // The last zone of a lane spans to its own end.
+  EXPECT_DOUBLE_EQ(m.spanToNext(m.source(0).zones[5]), 10);
+  // A unit the other timeline does not have, or no other timeline: none.
+  measured.units[0].name = "other";
+  m.set(predicted, measured, true);
+  EXPECT_EQ(m.counterpart(m.lanes()[0], m.source(0).zones[3]), nullptr);
+  m.set(predicted, Timeline(), true);
+  EXPECT_EQ(m.counterpart(m.lanes()[0], m.source(0).zones[3]), nullptr);
+}
+
 TEST(TimelineModel, TheEpilogueIsAfterTheLastIteration) {
   // The epilogue's zone carries the iteration after the loop's last: the
   // last iteration is still the loop's.

@@ -284,6 +284,14 @@ TEST(TimelinePanel, DrawsTheMeasuredZonesOfATraceFile) {
   EXPECT_NE(h.ui.hovered.find("MMA, iteration " + std::to_string(mma->iteration)), std::string::npos)
       << h.ui.hovered;
   EXPECT_NE(h.ui.hovered.find("measured: consumer 0"), std::string::npos) << h.ui.hovered;
+  // and how long the model has the same unit, iteration and warp group.
+  const timeline::Zone *predictedMma = h.ui.model.counterpart(h.ui.model.lanes()[measuredLanes[1]], *mma);
+  ASSERT_NE(predictedMma, nullptr);
+  EXPECT_NE(h.ui.hovered.find("to the next unit: predicted " +
+                              formatNs(h.ui.model.spanToNext(*predictedMma)) + ", measured " +
+                              formatNs(h.ui.model.spanToNext(*mma))),
+            std::string::npos)
+      << h.ui.hovered;
   // An edit of the schedule hides it (it is not that schedule's), undo shows it.
   ASSERT_TRUE(h.app.setWait("MMA", 0).applied);
   h.frame();
