@@ -467,6 +467,14 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   local.clear();
   Frag value = lookup(s.getValue(), nullptr);
   auto arg = cast<BlockArgument>(s.getDesc());
+  // The tile's coordinates once, by every thread, before the first panel:
+  // made in the storing thread's branch of each panel (a persistent kernel's
+  // from its tile index, two integer divisions for a grouped order) they
+  // sat between the panel's two barriers, every thread of the epilogue
+  // waiting on one thread's division chain, once per panel.
+  SmallVector<Value> tileCoords;
+  for (Value c : llvm::reverse(s.getCoords()))
+    tileCoords.push_back(frame.scalar(e, c));
   for (int64_t panel = 0; panel < t.panels; ++panel, ++panelsStored) {
     Value slot = e.c32(p.stagingBase + (panelsStored % 2) * p.stagingSlotBytes);
     if (p.teams > 1) // each team's two slots
@@ -481,9 +489,7 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
     e.fenceProxyAsyncShared();
     epilogueBarrier();
     e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-      SmallVector<Value> coords;
-      for (Value c : llvm::reverse(s.getCoords()))
-        coords.push_back(frame.scalar(e, c));
+      SmallVector<Value> coords(tileCoords);
       coords[0] = e.add(coords[0], e.c32(panel * t.panelCols));
       e.tmaStore(frame.arg(arg.getArgNumber()), e.smemPtr(slot), coords);
       NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);

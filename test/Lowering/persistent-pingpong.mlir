@@ -42,7 +42,14 @@
 // the epilogue synchronizes the team's 128 threads only.
 // CHECK: arith.subi %c1_i32{{.*}}, %[[TEAM]]
 // CHECK: nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
+// The tile's store coordinates (its decode: divisions) are made once, before
+// the first panel: between a panel's barriers and its TMA store, where every
+// thread of the team waits for the storing one, there is no division by a
+// value that is not a constant (the lanes' own address math divides by 4 and 8).
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK-NOT: arith.divui %{{[0-9a-z]+}}, %{{[0-9]+}} : i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: arith.divui %{{[0-9a-z]+}}, %{{[0-9]+}} : i32
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 
 // Cooperative (the same structure, 128x256 tiles): no turns, one epilogue
