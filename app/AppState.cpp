@@ -651,6 +651,51 @@ const timeline::Prediction &AppState::prediction() const {
   return prediction_;
 }
 
+void AppState::predictAtTraceSizes(LoadedTrace &trace) const {
+  // Measured at other sizes than the IR's defaults (stagecraft-compile
+  // --size): the schedule predicted at the trace's sizes, for the panel, so
+  // that its two lanes are of one problem.
+  const std::vector<std::pair<std::string, int64_t>> &given = trace.file.sizes;
+  if (!hasCosts_ || given.empty())
+    return;
+  std::vector<std::pair<std::string, int64_t>> known; // in the IR's order
+  bool differ = false;
+  for (const auto &[name, value] : costs_.sizes) {
+    auto t = std::find_if(given.begin(), given.end(), [&](const auto &x) { return x.first == name; });
+    if (t == given.end())
+      continue;
+    known.emplace_back(name, t->second);
+    differ |= t->second != value;
+  }
+  std::string unknown;
+  for (const auto &[name, value] : given)
+    if (std::none_of(known.begin(), known.end(), [&](const auto &x) { return x.first == name; }))
+      unknown += (unknown.empty() ? "" : ", ") + name;
+  if (!unknown.empty())
+    trace.file.notes.push_back("its sizes " + unknown + " are none of this kernel's");
+  if (!differ)
+    return;
+  auto text = [](const std::vector<std::pair<std::string, int64_t>> &v) {
+    std::string t;
+    for (const auto &[name, value] : v)
+      t += (t.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    return t;
+  };
+  timeline::KernelCosts costs;
+  std::string why;
+  if (!kernelCostsAt(irText_, irPath_.empty() ? "<untitled>" : irPath_, editor_.graph(), known, costs,
+                     why)) {
+    trace.file.notes.push_back("it was measured at " + text(known) +
+                               ", where the schedule cannot be predicted (" + why +
+                               "): the predicted timeline is at the IR's default sizes");
+    return;
+  }
+  trace.prediction =
+      timeline::predict(editor_.graph(), editor_.schedule(), editor_.report(), costs, model_);
+  trace.sizes = text(known);
+  trace.defaultSizes = text(costs_.sizes);
+}
+
 const timeline::Prediction &AppState::timelinePrediction() const {
   TraceView shown = shownTrace();
   if (shown.file && shown.file->prediction)
@@ -710,60 +755,20 @@ bool AppState::openMeasuredTrace(const std::string &path) {
     return false;
   }
   colourByLoop(file.trace);
-  // Measured at other sizes than the IR's defaults (stagecraft-compile
-  // --size): predict the schedule at the trace's sizes for the panel, so
-  // that the two lanes are of one problem.
-  std::optional<timeline::Prediction> atSizes;
-  std::string sizes, defaultSizes, unknown;
-  if (hasCosts_ && !file.sizes.empty()) {
-    std::vector<std::pair<std::string, int64_t>> known; // in the IR's order
-    bool differ = false;
-    for (const auto &[name, value] : costs_.sizes) {
-      auto t = std::find_if(file.sizes.begin(), file.sizes.end(),
-                            [&](const auto &x) { return x.first == name; });
-      if (t == file.sizes.end())
-        continue;
-      known.emplace_back(name, t->second);
-      differ |= t->second != value;
-    }
-    for (const auto &[name, value] : file.sizes)
-      if (std::none_of(known.begin(), known.end(), [&](const auto &x) { return x.first == name; }))
-        unknown += (unknown.empty() ? "" : ", ") + name;
-    if (differ) {
-      auto text = [](const std::vector<std::pair<std::string, int64_t>> &v) {
-        std::string t;
-        for (const auto &[name, value] : v)
-          t += (t.empty() ? "" : " ") + name + "=" + std::to_string(value);
-        return t;
-      };
-      timeline::KernelCosts costs;
-      std::string why;
-      if (kernelCostsAt(irText_, irPath_.empty() ? "<untitled>" : irPath_, editor_.graph(), known,
-                        costs, why)) {
-        atSizes = timeline::predict(editor_.graph(), editor_.schedule(), editor_.report(), costs,
-                                    model_);
-        sizes = text(known);
-        defaultSizes = text(costs_.sizes);
-      } else {
-        file.notes.push_back("it was measured at " + text(known) +
-                             ", where the schedule cannot be predicted (" + why +
-                             "): the predicted timeline is at the IR's default sizes");
-      }
-    }
-  }
-  if (!unknown.empty())
-    file.notes.push_back("its sizes " + unknown + " are none of this kernel's");
   std::string what = "showing the measured timeline " + abs + " (" +
                      std::to_string(file.trace.ctas.size()) + " sampled CTAs, " +
                      std::to_string(file.eventCount()) + " zones" +
-                     (file.device.empty() ? "" : ", " + file.device) +
-                     (sizes.empty() ? "" : ", measured and predicted at " + sizes) + ")";
+                     (file.device.empty() ? "" : ", " + file.device);
+  LoadedTrace loaded{abs, std::move(file), irPath_, editor_.schedule().toJson(), tileOrderSpec(),
+                     ++traceArrivals_};
+  predictAtTraceSizes(loaded);
+  if (!loaded.sizes.empty())
+    what += ", measured and predicted at " + loaded.sizes;
+  what += ")";
   std::string notes;
-  for (const std::string &n : file.notes)
+  for (const std::string &n : loaded.file.notes)
     notes += "; " + n;
-  loaded_ = LoadedTrace{abs,          std::move(file),  irPath_,
-                        editor_.schedule().toJson(), tileOrderSpec(), ++traceArrivals_,
-                        std::move(atSizes), sizes, defaultSizes};
+  loaded_ = std::move(loaded);
   // A selected run's trace would hide it.
   selectedRun_ = 0;
   if (notes.empty())

@@ -287,6 +287,10 @@ private:
   RunRecord *findRunMutable(uint64_t id);
   /// Gives a trace's units the board's kinds (colours), by name.
   void colourByLoop(MeasuredTrace &trace) const;
+  /// A trace file measured at other sizes than the IR's defaults: the
+  /// schedule predicted at its sizes (LoadedTrace::prediction), and the notes
+  /// on the file of sizes that could not be used.
+  void predictAtTraceSizes(LoadedTrace &trace) const;
   void addRecent(const std::string &path);
   std::string bundleDirFor(uint64_t variant) const;
 
