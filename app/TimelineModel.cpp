@@ -153,20 +153,16 @@ const std::string &TimelineModel::unitName(const TimelineLane &lane, const Zone 
   return z.unit < t.units.size() ? t.units[z.unit].name : unknown;
 }
 
-double TimelineModel::spanToNext(const Zone &z) const {
-  for (const TimelineLane &l : lanes_) {
-    const Timeline &t = source(l.source);
-    if (t.zones.empty() || &z < &t.zones.front() || &z > &t.zones.back())
-      continue;
-    size_t i = static_cast<size_t>(&z - t.zones.data());
-    if (i < l.begin || i >= l.end)
-      continue;
-    return i + 1 < l.end ? t.zones[i + 1].start - z.start : z.end - z.start;
-  }
-  return z.end - z.start;
+double TimelineModel::spanToNext(const TimelineLane &lane, const Zone &z) const {
+  const Timeline &t = source(lane.source);
+  size_t i = lane.begin;
+  while (i < lane.end && &t.zones[i] != &z)
+    ++i;
+  return i + 1 < lane.end ? t.zones[i + 1].start - z.start : z.end - z.start;
 }
 
-const Zone *TimelineModel::counterpart(const TimelineLane &lane, const Zone &z) const {
+const Zone *TimelineModel::counterpart(const TimelineLane &lane, const Zone &z,
+                                       const TimelineLane **otherLane) const {
   if (lane.pipe)
     return nullptr;
   const Timeline &mine = source(lane.source), &other = source(1 - lane.source);
@@ -183,8 +179,11 @@ const Zone *TimelineModel::counterpart(const TimelineLane &lane, const Zone &z) 
     // A lane's zones are contiguous and in start order; a hover asks for
     // one zone, so a scan of one lane is cheap enough.
     for (size_t i = l.begin; i < l.end; ++i)
-      if (other.zones[i].unit == unit && other.zones[i].iteration == z.iteration)
+      if (other.zones[i].unit == unit && other.zones[i].iteration == z.iteration) {
+        if (otherLane)
+          *otherLane = &l;
         return &other.zones[i];
+      }
   }
   return nullptr;
 }

@@ -85,12 +85,13 @@ public:
   /// The same unit's zone of the same iteration on the same warp group in
   /// the other timeline (the measured one for a predicted zone and the other
   /// way round), or null: what the tooltip compares a zone with. Pipe lanes
-  /// have none.
-  const timeline::Zone *counterpart(const TimelineLane &lane, const timeline::Zone &z) const;
-  /// From a zone's start to the next zone's start on its lane (its own end
-  /// for the last): a unit's span as the measured records time it (a unit
-  /// lasts until the warp group's next record), for either timeline.
-  double spanToNext(const timeline::Zone &z) const;
+  /// have none. `otherLane`, when given, gets the lane it lies in.
+  const timeline::Zone *counterpart(const TimelineLane &lane, const timeline::Zone &z,
+                                    const TimelineLane **otherLane = nullptr) const;
+  /// From a zone of `lane` to the next zone's start on it (its own end for
+  /// the last): a unit's span as the measured records time it (a unit lasts
+  /// until the warp group's next record), for either timeline.
+  double spanToNext(const TimelineLane &lane, const timeline::Zone &z) const;
 
 private:
   void buildLanes();

@@ -311,9 +311,10 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
     bool epilogue = m.unitKind(lane, *hoveredZone) == ZoneKind::Epilogue;
     // The same unit and iteration in the other timeline, when it has it.
     char other[128] = "";
-    if (const timeline::Zone *c = m.counterpart(lane, *hoveredZone)) {
+    const TimelineLane *otherLane = nullptr;
+    if (const timeline::Zone *c = m.counterpart(lane, *hoveredZone, &otherLane)) {
       // Both as the records time a unit: to the warp group's next unit.
-      double mine = m.spanToNext(*hoveredZone), theirs = m.spanToNext(*c);
+      double mine = m.spanToNext(lane, *hoveredZone), theirs = m.spanToNext(*otherLane, *c);
       double predicted = lane.measured ? theirs : mine, measured = lane.measured ? mine : theirs;
       std::snprintf(other, sizeof other,
                     "\nto the next unit: predicted %s, measured %s (%+.0f%%)",

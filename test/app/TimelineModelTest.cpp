@@ -72,17 +72,19 @@ TEST(TimelineModel, AZonesCounterpartIsTheSameUnitIterationAndWarpGroup) {
   // Predicted dot of iteration 1 (zone 3, 60-70 ns) -> the measured dot of
   // iteration 1 (90-100 ns): spans to the next unit 20 and 30 ns.
   const Zone &dot1 = m.source(0).zones[3];
-  const Zone *c = m.counterpart(pa, dot1);
+  const TimelineLane *lane = nullptr;
+  const Zone *c = m.counterpart(pa, dot1, &lane);
   ASSERT_NE(c, nullptr);
   EXPECT_DOUBLE_EQ(c->start, 90);
   EXPECT_EQ(m.unitName(ma, *c), "dot");
   EXPECT_EQ(c->iteration, 1);
-  EXPECT_DOUBLE_EQ(m.spanToNext(dot1), 20);
-  EXPECT_DOUBLE_EQ(m.spanToNext(*c), 30);
+  EXPECT_EQ(lane, &ma);
+  EXPECT_DOUBLE_EQ(m.spanToNext(pa, dot1), 20);
+  EXPECT_DOUBLE_EQ(m.spanToNext(ma, *c), 30);
   // And back.
   EXPECT_EQ(m.counterpart(ma, *c), &dot1);
   // The last zone of a lane spans to its own end.
-  EXPECT_DOUBLE_EQ(m.spanToNext(m.source(0).zones[5]), 10);
+  EXPECT_DOUBLE_EQ(m.spanToNext(pa, m.source(0).zones[5]), 10);
   // A unit the other timeline does not have, or no other timeline: none.
   measured.units[0].name = "other";
   m.set(predicted, measured, true);

@@ -285,11 +285,13 @@ TEST(TimelinePanel, DrawsTheMeasuredZonesOfATraceFile) {
       << h.ui.hovered;
   EXPECT_NE(h.ui.hovered.find("measured: consumer 0"), std::string::npos) << h.ui.hovered;
   // and how long the model has the same unit, iteration and warp group.
-  const timeline::Zone *predictedMma = h.ui.model.counterpart(h.ui.model.lanes()[measuredLanes[1]], *mma);
+  const TimelineLane &mmaLane = h.ui.model.lanes()[measuredLanes[1]];
+  const TimelineLane *predictedLane = nullptr;
+  const timeline::Zone *predictedMma = h.ui.model.counterpart(mmaLane, *mma, &predictedLane);
   ASSERT_NE(predictedMma, nullptr);
   EXPECT_NE(h.ui.hovered.find("to the next unit: predicted " +
-                              formatNs(h.ui.model.spanToNext(*predictedMma)) + ", measured " +
-                              formatNs(h.ui.model.spanToNext(*mma))),
+                              formatNs(h.ui.model.spanToNext(*predictedLane, *predictedMma)) +
+                              ", measured " + formatNs(h.ui.model.spanToNext(mmaLane, *mma))),
             std::string::npos)
       << h.ui.hovered;
   // An edit of the schedule hides it (it is not that schedule's), undo shows it.
