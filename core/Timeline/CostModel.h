@@ -39,7 +39,7 @@ struct HopperModel {
   double hbmBytesPerSecond = 3.35e12;
   /// The fraction of it the loop's L2 misses get (TMA boxes, many pages at
   /// once, beside the other CTAs' writes): the bound on the SMs' TMA rate.
-  double dramEfficiency = 0.6576;
+  double dramEfficiency = 0.7688;
   /// Of a box both SMs of a TPC load at once, the part of the second copy
   /// the TPC's link does not carry again: measured, not fitted (bench/
   /// results/l2-sharing-h100-2026-11-26: two SMs of a TPC reading the same
@@ -63,7 +63,7 @@ struct HopperModel {
   /// SM clock under sustained tensor load (GHz): converts cycles to time.
   double clockGHz = 1.75;
   /// Achieved fraction of the peak wgmma rate.
-  double tensorEfficiency = 1.0;
+  double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once, for bytes the SM beside it
   /// does not load too (LoadSharing.h; measured alone on the H100: 31.5).
@@ -71,25 +71,25 @@ struct HopperModel {
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
-  double loadBytesPerCycleMax = 51.65;
+  double loadBytesPerCycleMax = 87.86;
   /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 484.6;
+  double loadLatencyCycles = 622.2;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 121.8;
+  double syncLatencyCycles = 89.11;
   /// Register math issues at this fraction of the issue slots' rate
   /// (dependency chains, register moves, predication, address math), and a
   /// stream with cross-lane reductions runs its pipes at it too.
-  double mathEfficiency = 0.7026;
+  double mathEfficiency = 0.681;
   /// The fraction of its table throughput a pipe (FMA, MUFU, conversions)
   /// reaches in a stream without cross-lane reductions, element-wise math
   /// with independent work for every element (sigmoid attention's MUFU on
   /// the H100). 0: as mathEfficiency.
-  double pipeEfficiency = 0.9802;
+  double pipeEfficiency = 1.0;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).
-  double tensorMathInterference = 0.4529;
+  double tensorMathInterference = 0.439;
   /// Per slot of the first wave: the launch, barrier init, setmaxnreg, the
   /// first waits (cycles). A CTA taking the slot of a finished one does not
   /// pay it (Simulator.cpp). Fitted (4258 until the stores below were read
@@ -110,7 +110,7 @@ struct HopperModel {
   /// returning in the warp group that waits for it (cycles): the async
   /// pipeline's drain. Hidden while another group is queued behind it (MMA
   /// pipelining), exposed by a wait for the group just issued.
-  double wgmmaLatencyCycles = 24.52;
+  double wgmmaLatencyCycles = 43.03;
   /// wgmma instructions the tensor cores take ahead of the one running: a
   /// warp group issuing a group stays in its issue until everything issued
   /// before it, and all but this many of its own instructions, have started

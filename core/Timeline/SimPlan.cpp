@@ -183,18 +183,38 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     // bench/results/cluster-h100-2026-11-25), so the model charges the
     // whole tile here as before.
   }
-  // Values kept across stages: a value used s stages after its unit runs is
-  // carried in s register copies, all moved every iteration.
+  // Values kept across kernel iterations. Op x of source iteration i runs
+  // at body time (i + stage(x)) * L + its position in the body (as the
+  // schedule's register estimate counts, Legality.cpp). A value living
+  // longer than one body, from its def to its last use, needs more than one
+  // set of registers at once; the lowering carries the sets in iter_args
+  // that rotate at the back edge, every set after the first moved each
+  // iteration. So S made by MMA0(i+1) before Softmax(i) reads S(i) is moved
+  // whole each iteration (cp-dot0-s2), while a value whose readers all come
+  // before its next definition in the body moves nothing: Triton's P, read
+  // by MMA1(i-1) before Softmax(i) makes the next one (cp-dot1-s3), or
+  // FlashAttention-3's (cp-mul-early). The H100's SASS of the attention
+  // assets' steady loops has exactly these moves: 60 more than the default
+  // schedule's at head dim 64 under cp-dot0-s2 (S: 64 a thread), none
+  // under the other two (bench/results/carried-moves-sass-h100-2026-11-27).
+  std::vector<int64_t> opPos(g.ops.size(), 0);
+  int64_t bodyLength = 0;
+  for (unsigned u : report.bodyOrder)
+    for (unsigned op : g.units[u].ops)
+      opPos[op] = bodyLength++;
   std::map<int64_t, double> moves; // group -> lane moves per iteration
   for (const LoopValue &v : g.values) {
+    if (v.uses.empty() || bodyLength == 0)
+      continue;
     const UnitPlan &def = plan.units[g.ops[v.defOp].unit];
-    int64_t distance = 0;
+    int64_t birth = def.stage * bodyLength + opPos[v.defOp], death = birth;
     for (const ValueUse &use : v.uses) {
       const UnitPlan &u = plan.units[g.ops[use.op].unit];
-      distance = std::max(distance, u.stage - def.stage);
+      death = std::max(death, (u.stage + (use.loopCarried ? 1 : 0)) * bodyLength + opPos[use.op]);
     }
-    if (distance > 0)
-      moves[def.group] += static_cast<double>(distance) * static_cast<double>(v.bytes) / 4.0;
+    int64_t sets = (death - birth + bodyLength - 1) / bodyLength;
+    if (sets > 1)
+      moves[def.group] += static_cast<double>(sets - 1) * static_cast<double>(v.bytes) / 4.0;
   }
   for (WarpGroupPlan &w : plan.wgs)
     if (w.computes && moves.count(w.group)) {

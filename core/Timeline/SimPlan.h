@@ -69,9 +69,10 @@ struct WarpGroupPlan {
   std::string name;            // "producer", "consumer 0", ...
   std::vector<unsigned> units; // body order
   int64_t span = 0;            // the largest offset of its units
-  /// Register copies its loop moves each iteration for values used stages
-  /// after they are made (the lowering carries them in iter_args), as
-  /// CUDA-core time per iteration.
+  /// Register copies its loop moves each iteration for values that live
+  /// longer than one kernel iteration (the lowering carries them in
+  /// iter_args that rotate at the back edge), as CUDA-core time per
+  /// iteration.
   double carryCycles = 0;
   /// Staggered consumers (tile.consumers = "staggered"): in every kernel
   /// iteration this warp group waits for its turn before the unit at

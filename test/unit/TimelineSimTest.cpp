@@ -845,6 +845,57 @@ TEST(TimelineSim, PingPongTeamsTakeWholeTilesInTurns) {
   EXPECT_NEAR(one.ctaNs, 604, 1e-6);
 }
 
+/// LoadDot with two register-math units in the consumer: Make defines a
+/// value of `bytes` that Read reads (no other work in either).
+LoadDot withCarriedValue(int64_t bytes) {
+  LoadDot k(40);
+  k.graph.units.push_back(Unit{"Make", UnitKind::Compute, {2}, 0, 0, 0, -1, "", ""});
+  k.graph.units.push_back(Unit{"Read", UnitKind::Compute, {3}, 0, 0, 0, -1, "", ""});
+  k.graph.ops.push_back(LoopOp{2, "arith.addf", ""});
+  k.graph.ops.push_back(LoopOp{3, "arith.mulf", ""});
+  k.graph.edges.push_back(Edge{2, 3, 2, 3, false, false, "its value"});
+  k.graph.values.push_back(LoopValue{2, bytes, {ValueUse{3, false}}});
+  k.graph.initialSchedule.set("Make", {1, 3, 1, 0});
+  k.graph.initialSchedule.set("Read", {1, 4, 1, 0});
+  UnitWork make, read;
+  make.name = "Make";
+  read.name = "Read";
+  k.costs.units.push_back(make);
+  k.costs.units.push_back(read);
+  return k;
+}
+
+TEST(TimelineSim, ValuesLivingLongerThanABodyAreMovedEachIteration) {
+  // 800 bytes: 200 32-bit lanes, 200 cycles on the FMA pipe at one a cycle.
+  HopperModel m = roundModel();
+  m.pipeEfficiency = 1.0;
+  LoadDot k = withCarriedValue(800);
+  Schedule base = schedule(0, 0, 2); // TMA-bound: 100 cycles an iteration
+  base.set("Make", {2, 2, 1, 0});
+  base.set("Read", {2, 3, 1, 0});
+  Prediction same = k.run(base, m);
+  ASSERT_TRUE(same.ok) << same.error;
+  EXPECT_NEAR(same.iterationNs, 100, 1e-6);
+  // Read one stage later, before Make in the body (as Triton's MMA1(i-1)
+  // reads P before Softmax(i) makes the next one): one set of registers.
+  Schedule readFirst = base;
+  readFirst.set("Read", {3, 1, 1, 0});
+  readFirst.set("Make", {2, 2, 1, 0});
+  Prediction p = k.run(readFirst, m);
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.iterationNs, 100, 1e-6);
+  // Read one stage later, after Make in the body (as Softmax(i) reads S
+  // after MMA0(i+1) made the next): two sets, one moved each iteration.
+  Schedule makeFirst = base;
+  makeFirst.set("Make", {2, 1, 1, 0});
+  makeFirst.set("Read", {3, 2, 1, 0});
+  Prediction moved = k.run(makeFirst, m);
+  ASSERT_TRUE(moved.ok) << moved.error;
+  EXPECT_NEAR(moved.iterationNs, 250, 1e-6); // the dot (50) and the moves (200)
+  ASSERT_EQ(moved.utilization.size(), 3u);
+  EXPECT_NEAR(moved.utilization[2].busy, 0.8, 1e-6) << moved.utilization[2].name; // 200 of 250
+}
+
 TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
   LoadDot k(4);
   k.costs.units.pop_back();
