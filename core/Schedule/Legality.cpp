@@ -200,9 +200,11 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
         continue;
       lastUse = std::max(lastUse, p.sched[e.use].stage);
       // (A tile.dot_scaled reads its operands synchronously, upcasting them;
-      // its wgmma reads the upcast B, its own local buffer, below.)
+      // its wgmma reads the upcast B, its own local buffer, below. A dot
+      // with A from registers retires within its kernel iteration: its wait
+      // holds it under the math after it, not past the next load.)
       if (g.units[e.use].kind == UnitKind::Dot &&
-          g.units[e.use].localReader != static_cast<int>(e.use))
+          g.units[e.use].localReader != static_cast<int>(e.use) && !g.units[e.use].registerA)
         asyncWait = std::max(asyncWait, p.sched[e.use].wait);
     }
     LoadBuffers b;

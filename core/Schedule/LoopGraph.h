@@ -63,6 +63,11 @@ struct Unit {
   bool sameInCluster = false;
   int64_t boxRows = 0;
   std::string descriptorAlsoUsedAt;
+  /// A dot whose A comes from registers (not a loaded tile): the lowering
+  /// retires its wgmma groups within their kernel iteration, so its `wait`
+  /// keeps no buffer longer; with `wait` >= 1 it stays in flight under the
+  /// register math after it until that iteration's wait for it.
+  bool registerA = false;
 };
 
 struct Edge {

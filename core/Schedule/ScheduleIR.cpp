@@ -215,6 +215,7 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (auto dot = dyn_cast<DotOp>(op)) {
         hasDot = true;
         unit.flops += dot.getFlops();
+        unit.registerA |= !dot.getA().getDefiningOp<LoadOp>();
       }
       if (auto dot = dyn_cast<DotScaledOp>(op)) {
         hasDot = true;

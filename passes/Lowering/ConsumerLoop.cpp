@@ -162,10 +162,26 @@ private:
   /// those registers, tied through the wait that retires its group so that
   /// nothing reuses them while the wgmma may still read them.
   SmallVector<Value> aPassed;
-  SmallVector<std::pair<int, SmallVector<Value>>> inFlightA;
+  struct InFlightA {
+    int dotPos;
+    SmallVector<Value> regs;
+    /// The schedule keeps the dot in flight (`wait` >= 1) and register math
+    /// of this iteration has been emitted since its issue.
+    bool hold = false, mathAfter = false;
+  };
+  SmallVector<InFlightA> inFlightA;
   /// Appends to `regs` the in-flight A registers a wait of depth `pending`
-  /// placed after `dotsIssued` dots of the iteration retires (and forgets them).
-  void retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs);
+  /// placed after `dotsIssued` dots of the iteration retires (and forgets
+  /// them). Returns whether one of them is held under register math after
+  /// it (the wait then needs the hold mark before it).
+  bool retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs);
+  /// A register-A dot whose schedule `wait` is at least 1 stays in flight
+  /// under the register math after it, up to the wait that retires it. ptxas
+  /// moves that wait up to the math's top otherwise (the SASS of Triton's
+  /// cp-dot1-s3 and FlashAttention-3's order: WARPGROUP.DEPBAR.LE gsb0, 0x0
+  /// before the softmax, bench/results/short-cp-h100-2026-11-27), and a
+  /// store it cannot prove dead keeps it in place (Emitter::orderingStore).
+  void emitHoldMark();
   DenseMap<Value, Frag> outside;           // values before and after the loop
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
@@ -540,7 +556,8 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
       dotsIssued += b.dot ? 1 : 0;
     }
     SmallVector<Value> aRegs;
-    retireA(wait, dotsIssued, aRegs);
+    if (retireA(wait, dotsIssued, aRegs))
+      emitHoldMark();
     SmallVector<std::pair<Value, int64_t>> where;
     for (Value v : u.tied) {
       auto [def, back] = p.resolve(v, u);
@@ -640,7 +657,11 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   }
   if (registerA)
     inFlightA.push_back(
-        {u.dotPos, SmallVector<Value>(results.begin() + exportCount, results.end())});
+        {u.dotPos, SmallVector<Value>(results.begin() + exportCount, results.end()),
+         effectiveSchedule(p.graph, p.graph.initialSchedule, u.unit).wait >= 1});
+  else if (!u.dot && !u.isLoad)
+    for (InFlightA &a : inFlightA)
+      a.mathAfter = true;
   unsigned k = 0;
   for (Value v : exports) {
     int64_t n = storageCount(v);
@@ -652,18 +673,29 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   emitReleases(u.releasesAfter, kit);
 }
 
-void ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {
+bool ConsumerEmitter::retireA(int64_t pending, int dotsIssued, SmallVector<Value> &regs) {
   // The newest group retired is number dotsIssued - pending - 1 of this
   // iteration (its dots commit one group each, in body order).
   int64_t frontier = dotsIssued - pending - 1;
+  bool held = false;
   for (auto *it = inFlightA.begin(); it != inFlightA.end();) {
-    if (it->first <= frontier) {
-      regs.append(it->second.begin(), it->second.end());
+    if (it->dotPos <= frontier) {
+      regs.append(it->regs.begin(), it->regs.end());
+      held |= it->hold && it->mathAfter;
       it = inFlightA.erase(it);
     } else {
       ++it;
     }
   }
+  return held;
+}
+
+void ConsumerEmitter::emitHoldMark() {
+  // The flag read here, not once before the loop: ptxas keeps the wait in
+  // order with the global timer's read that feeds the store, and moves it
+  // past a store on a loop-invariant flag (tried: the wait still at the
+  // softmax's top).
+  e.orderingStore(e.neverSetFlag());
 }
 
 void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
@@ -711,7 +743,8 @@ void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
     for (Value v : p.endTied)
       regs.append(cur[v].elems.begin(), cur[v].elems.end());
     size_t ownRegs = regs.size();
-    retireA(p.endWait, p.numDots, regs);
+    if (retireA(p.endWait, p.numDots, regs))
+      emitHoldMark();
     SmallVector<Value> tied = e.wgmmaWaitTie(p.endWait, regs);
     tied.resize(ownRegs);
     unsigned t = 0;

@@ -227,6 +227,19 @@ void Emitter::wgmmaWait(int pending) {
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
 }
 
+Value Emitter::neverSetFlag() {
+  Value hi = inlineAsm(b, loc, i32(), ValueRange{}, "mov.u32 $0, %globaltimer_hi;", "=r");
+  Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, hi, c32(-1));
+  return arith::ExtUIOp::create(b, loc, i32(), set);
+}
+
+void Emitter::orderingStore(Value flag) {
+  inlineAsm(b, loc, Type(), ValueRange{flag},
+            "{ .reg .pred p; .reg .b64 a; setp.ne.b32 p, $0, 0; cvt.u64.u32 a, $0; "
+            "@p st.global.u32 [a], $0; }",
+            "r");
+}
+
 Type Emitter::accType(int n) {
   SmallVector<Type> fields(n / 2, f32());
   return LLVM::LLVMStructType::getLiteral(b.getContext(), fields);

@@ -122,6 +122,15 @@ public:
   void wgmmaFence();
   void wgmmaCommit();
   void wgmmaWait(int pending);
+  /// An i32 that is 0 whenever a kernel runs, though ptxas cannot prove it:
+  /// the global timer's high word being all ones (a nanosecond clock gets
+  /// there after 584 years). The predicate of orderingStore.
+  mlir::Value neverSetFlag();
+  /// A global store predicated on `flag` (from neverSetFlag: never
+  /// performed), which ptxas keeps in order with a wgmma.wait_group after
+  /// it; so the wait stays where it is (ConsumerLoop.cpp: holding a
+  /// register-A dot under the math after it).
+  void orderingStore(mlir::Value flag);
   /// D = A*B + D for one m64nNk16 bf16 wgmma; `acc` is the N/2 f32
   /// accumulator registers of this thread, as an LLVM struct.
   mlir::Value wgmma(int n, mlir::Value descA, mlir::Value descB,
