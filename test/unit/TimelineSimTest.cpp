@@ -870,27 +870,23 @@ TEST(TimelineSim, ValuesLivingLongerThanABodyAreMovedEachIteration) {
   HopperModel m = roundModel();
   m.pipeEfficiency = 1.0;
   LoadDot k = withCarriedValue(800);
-  Schedule base = schedule(0, 0, 2); // TMA-bound: 100 cycles an iteration
-  base.set("Make", {2, 2, 1, 0});
-  base.set("Read", {2, 3, 1, 0});
-  Prediction same = k.run(base, m);
-  ASSERT_TRUE(same.ok) << same.error;
-  EXPECT_NEAR(same.iterationNs, 100, 1e-6);
+  // The TMA-bound loop (100 cycles an iteration) with Make and Read placed.
+  auto run = [&](OpSchedule make, OpSchedule read) {
+    Schedule s = schedule(0, 0, 2);
+    s.set("Make", make);
+    s.set("Read", read);
+    Prediction p = k.run(s, m);
+    EXPECT_TRUE(p.ok) << p.error;
+    return p;
+  };
+  // In one stage: nothing carried.
+  EXPECT_NEAR(run({2, 2, 1, 0}, {2, 3, 1, 0}).iterationNs, 100, 1e-6);
   // Read one stage later, before Make in the body (as Triton's MMA1(i-1)
   // reads P before Softmax(i) makes the next one): one set of registers.
-  Schedule readFirst = base;
-  readFirst.set("Read", {3, 1, 1, 0});
-  readFirst.set("Make", {2, 2, 1, 0});
-  Prediction p = k.run(readFirst, m);
-  ASSERT_TRUE(p.ok) << p.error;
-  EXPECT_NEAR(p.iterationNs, 100, 1e-6);
+  EXPECT_NEAR(run({2, 2, 1, 0}, {3, 1, 1, 0}).iterationNs, 100, 1e-6);
   // Read one stage later, after Make in the body (as Softmax(i) reads S
   // after MMA0(i+1) made the next): two sets, one moved each iteration.
-  Schedule makeFirst = base;
-  makeFirst.set("Make", {2, 1, 1, 0});
-  makeFirst.set("Read", {3, 2, 1, 0});
-  Prediction moved = k.run(makeFirst, m);
-  ASSERT_TRUE(moved.ok) << moved.error;
+  Prediction moved = run({2, 1, 1, 0}, {3, 2, 1, 0});
   EXPECT_NEAR(moved.iterationNs, 250, 1e-6); // the dot (50) and the moves (200)
   ASSERT_EQ(moved.utilization.size(), 3u);
   EXPECT_NEAR(moved.utilization[2].busy, 0.8, 1e-6) << moved.utilization[2].name; // 200 of 250
