@@ -110,7 +110,8 @@ SUPERSEDED = {
 NOT_SCHEDULES = {"runner-h100-2026-11-21"}
 # A/B runs whose "before" kernels are the compiler's PTX edited by hand and assembled again:
 # not what any compiler emits, so not a calibration set (their READMEs give the figures).
-HAND_EDITED_AB = {"short-attention-division-h100-2026-11-27", "tensormap-prefetch-h100-2026-11-27"}
+HAND_EDITED_AB = {"short-attention-division-h100-2026-11-27", "tensormap-prefetch-h100-2026-11-27",
+                  "wait-hoist-h100-2026-11-27", "wait-hoist-store-h100-2026-11-27"}
 H200_HBM = 4.8e12
 
 # bench/perf/prepare.sh and bench/fp8/prepare.sh: bundle name -> (asset, schedule file).
@@ -254,6 +255,34 @@ def named_bundle(base, problem):
     if sched and not os.path.isabs(sched):
         sched = os.path.join(SCHEDULES_DIR, sched)
     return asset, (json.load(open(sched)) if sched else None), sizes
+
+
+def short_cp_bundle(base):
+    """(kernel name, IR file) of a bench/timeline/short-cp/prepare.sh bundle
+    (s1000-|s8192-<schedule>: the generated 64-key-block variant), or None."""
+    m = re.match(r"^s(1000|8192)-(default|cp_dot1_s3|cp_dot0_s2)$", base)
+    v = m and generated_variants().get(f"attn_d64_bn64_bm128w2_bf16_bf16_none_{m.group(2)}")
+    return ("attn_d64_bn64_bm128w2_bf16_bf16_none", v["file"]) if v else None
+
+
+def hold_bundle(base):
+    """(kernel name, IR file, schedule) of a bench/timeline/wait-hoist/hold-prepare.sh bundle:
+    d64-|d128-<schedule>[-hold] on the attention assets, bn64-<schedule>[-hold] on the
+    generated 64-key-block variant (its own IR schedule unless held); or None."""
+    m = re.match(r"^(d64|d128|bn64)-(cp_dot1_s3|cp_mul_early|default)(-hold)?$", base)
+    if not m:
+        return None
+    where, sname, hold = m.groups()
+    sched = None
+    if sname != "default" and (where != "bn64" or hold):
+        sched = json.load(open(os.path.join(SCHEDULES_DIR, f"attention_{sname}.json")))
+        for op in sched["ops"]:
+            if op["name"] == "MMA1" and hold:
+                op["wait"] = 1
+    if where == "bn64":
+        v = generated_variants().get(f"attn_d64_bn64_bm128w2_bf16_bf16_none_{sname}")
+        return ("attn_d64_bn64_bm128w2_bf16_bf16_none", v["file"], sched) if v else None
+    return (f"attention_fwd_{where}", asset_ir(f"attention_fwd_{where}"), sched)
 
 
 def timeline_config(ta):
@@ -486,6 +515,20 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset="gemm", variant=base, size=size_label(sizes),
                              schedule=single_order_schedule(base), sizes=sizes)
+            elif folder.startswith("short-cp-") and short_cp_bundle(base) and r.get("problem"):
+                # bench/timeline/short-cp/prepare.sh: the 64-key-block variant under three
+                # schedules (its IR's), at 1000 and 8192 keys.
+                name, ir = short_cp_bundle(base)
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes), schedule=None,
+                             sizes=sizes)
+            elif folder.startswith("register-a-hold-") and hold_bundle(base) and r.get("problem"):
+                # bench/timeline/wait-hoist/hold-prepare.sh: cp-dot1-s3 and cp-mul-early as they
+                # are and with MMA1 held (its wait 1), on the assets and a generated variant.
+                name, ir, sched = hold_bundle(base)
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
+                             schedule=sched, sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
