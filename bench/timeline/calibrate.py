@@ -265,6 +265,20 @@ def short_cp_bundle(base):
     return ("attn_d64_bn64_bm128w2_bf16_bf16_none", v["file"]) if v else None
 
 
+def hold_variant_bundle(base):
+    """(kernel name, IR file, schedule) of a bench/timeline/wait-hoist/hold-variants-prepare.sh
+    bundle (<variant>--default|cp_dot1_s3|cp_dot1_s3_hold), or None."""
+    m = re.match(r"^(attn_d64_bn64_bm128w2_bf16_bf16_(?:alibi|causal|softcap|window))--"
+                 r"(default|cp_dot1_s3|cp_dot1_s3_hold)$", base)
+    if not m:
+        return None
+    stem, sname = m.groups()
+    v = generated_variants().get(f"{stem}_{sname.replace('_hold', '')}")
+    sched = (json.load(open(os.path.join(SCHEDULES_DIR, "attention_cp_dot1_s3_hold.json")))
+             if sname.endswith("_hold") else None)
+    return (stem, v["file"], sched) if v else None
+
+
 def hold_bundle(base):
     """(kernel name, IR file, schedule) of a bench/timeline/wait-hoist/hold-prepare.sh bundle:
     d64-|d128-<schedule>[-hold] on the attention assets, bn64-<schedule>[-hold] on the
@@ -522,6 +536,13 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes), schedule=None,
                              sizes=sizes)
+            elif folder.startswith("register-a-hold-variants-") and hold_variant_bundle(base) and r.get("problem"):
+                # bench/timeline/wait-hoist/hold-variants-prepare.sh: generated variants with
+                # MMA1 held or not.
+                name, ir, sched = hold_variant_bundle(base)
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
+                             schedule=sched, sizes=sizes)
             elif folder.startswith("register-a-hold-") and hold_bundle(base) and r.get("problem"):
                 # bench/timeline/wait-hoist/hold-prepare.sh: cp-dot1-s3 and cp-mul-early as they
                 # are and with MMA1 held (its wait 1), on the assets and a generated variant.
