@@ -215,7 +215,11 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (auto dot = dyn_cast<DotOp>(op)) {
         hasDot = true;
         unit.flops += dot.getFlops();
-        unit.registerA |= !dot.getA().getDefiningOp<LoadOp>();
+        // A in registers: neither a loaded tile nor an upcast the lowering
+        // writes to shared memory for a dot's B (then A reads it there too).
+        Operation *a = dot.getA().getDefiningOp();
+        unit.registerA |= !isa_and_nonnull<LoadOp>(a) &&
+                          !(isa_and_nonnull<UpcastOp>(a) && upcastFeedsDotB(dot.getA()));
       }
       if (auto dot = dyn_cast<DotScaledOp>(op)) {
         hasDot = true;
