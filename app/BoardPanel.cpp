@@ -571,7 +571,14 @@ void stagecraft::app::drawBoardPanel(AppState &app, BoardUi &ui) {
         ImGui::EndTooltip();
       }
       if (u.kind == UnitKind::Dot && ImGui::BeginPopupContextItem()) {
-        ImGui::TextDisabled("%s: wgmma groups left in flight", u.name.c_str());
+        if (u.registerA)
+          // Its A in registers: retired within its kernel iteration whatever
+          // the wait; 1 or more holds it under the register math after it.
+          ImGui::TextDisabled("%s: A in registers, retired in its iteration; wait 1 or more "
+                              "keeps it in flight under the math after it",
+                              u.name.c_str());
+        else
+          ImGui::TextDisabled("%s: wgmma groups left in flight", u.name.c_str());
         for (int w = 0; w <= 2; ++w) {
           char label[32];
           std::snprintf(label, sizeof label, "wait %d", w);
