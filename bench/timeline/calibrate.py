@@ -266,7 +266,7 @@ def short_cp_bundle(base):
 
 
 def hold_variant_bundle(base):
-    """(kernel name, IR file, schedule) of a bench/timeline/wait-hoist/hold-variants-prepare.sh
+    """(kernel name, IR file, schedule) of a bench/timeline/wait-hoist/hold-prepare.sh --variants
     bundle (<variant>--default|cp_dot1_s3|cp_dot1_s3_hold), or None."""
     m = re.match(r"^(attn_d64_bn64_bm128w2_bf16_bf16_(?:alibi|causal|softcap|window))--"
                  r"(default|cp_dot1_s3|cp_dot1_s3_hold)$", base)
@@ -537,7 +537,7 @@ def collect():
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes), schedule=None,
                              sizes=sizes)
             elif folder.startswith("register-a-hold-variants-") and hold_variant_bundle(base) and r.get("problem"):
-                # bench/timeline/wait-hoist/hold-variants-prepare.sh: generated variants with
+                # bench/timeline/wait-hoist/hold-prepare.sh --variants: generated variants with
                 # MMA1 held or not.
                 name, ir, sched = hold_variant_bundle(base)
                 sizes = problem_sizes(r["problem"])

@@ -8,7 +8,8 @@
 #   there: bash bench/timeline/sass-on-gpu.sh $OUT/sass DIR/*         (carry DIR)
 #   here:  python3 bench/timeline/carried-moves/sass_loops.py SASS_DIR/*.kernel.sass
 set -eu -o pipefail
-cd "$(dirname "$0")/../../.."
+. "$(dirname "$0")/../prepare-lib.sh"
+cd "$ROOT"
 DIR=${1:-.dev/sass-moves}
 BIN=${STAGECRAFT_BIN:-build/bin}
 rm -rf "$DIR" && mkdir -p "$DIR"
@@ -19,12 +20,10 @@ for d in d64 d128; do
     "$BIN/stagecraft-compile" "assets/attention_fwd_$d.mlir" "${sched[@]}" -o "$DIR/$d-$s" -q
   done
 done
-VARS=$(mktemp -d)
-python3 test/variants/make_variants.py "$VARS" --set all > /dev/null
+generate_variants
 for s in default cp_dot0_s2 cp_dot1_s3; do
   "$BIN/stagecraft-compile" "$VARS/attn_d64_bn64_bm128w2_bf16_bf16_none_$s.mlir" -o "$DIR/bn64-$s" -q
 done
-rm -rf "$VARS"
 # Only the cubins travel.
 for b in "$DIR"/*; do rm -rf "$b/ir" "$b/kernel.ll" "$b/reference.ptx"; done
 echo "bundles in $DIR"

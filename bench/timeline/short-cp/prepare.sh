@@ -7,12 +7,9 @@
 #   GPU host: bash bench/timeline/short-cp/traces-on-gpu.sh OUT       (carry .dev/short-cp)
 #   here:     python3 bench/timeline/short-cp/iterations.py OUT
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-DEV=$ROOT/.dev/short-cp
-rm -rf "$DEV" && mkdir -p "$DEV/bundles"
-VARS=$(mktemp -d)
-trap 'rm -rf "$VARS"' EXIT
-python3 "$ROOT/test/variants/make_variants.py" "$VARS" --set all > /dev/null
+. "$(dirname "$0")/../prepare-lib.sh"
+fresh_dev short-cp
+generate_variants
 for s in default cp_dot1_s3 cp_dot0_s2; do
   ir=$VARS/attn_d64_bn64_bm128w2_bf16_bf16_none_$s.mlir
   bash "$ROOT/bench/timeline/compile-bundle.sh" "$ir" "$DEV/bundles/s1000-$s" \

@@ -9,13 +9,10 @@
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/wait-hoist OUT
 #             bash bench/timeline/sass-on-gpu.sh OUT/sass .dev/wait-hoist/bundles/*
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-DEV=$ROOT/.dev/wait-hoist
+. "$(dirname "$0")/../prepare-lib.sh"
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
-rm -rf "$DEV" && mkdir -p "$DEV/bundles"
-VARS=$(mktemp -d)
-trap 'rm -rf "$VARS"' EXIT
-python3 "$ROOT/test/variants/make_variants.py" "$VARS" --set all > /dev/null
+fresh_dev wait-hoist
+generate_variants
 # The mark put before each wait (MARK=clock: a %clock read, which ptxas drops as unused; MARK=
 # store, the default: a store predicated on %globaltimer_hi being all ones, which it cannot prove
 # never happens: the high word of a nanosecond clock reaches it after 584 years).
