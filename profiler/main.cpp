@@ -33,12 +33,15 @@ constexpr size_t kMaxRequestLine = 1 << 20;
 
 const char *kUsage =
     "usage: stagecraft-run DIR [--warmup N] [--reps N] [--no-verify] [--watchdog SECONDS] [--trace FILE.json]\n"
+    "                          [--untimed]\n"
     "       stagecraft-run --serve [--warmup N] [--reps N] [--watchdog SECONDS] [--dry-run]\n"
     "Runs a kernel bundle on GPU 0, checks its output and times it; prints JSON on stdout.\n"
     "--serve reads one JSON request per line on stdin and answers one JSON line each.\n"
     "--dry-run (with --serve) uses no GPU: runs are answered by checking the bundle.\n"
     "--trace runs the bundle's instrumented kernel after timing and writes its events as Chrome\n"
-    "trace-event JSON (Perfetto opens it); the overhead is in the result's \"trace\" object.\n";
+    "trace-event JSON (Perfetto opens it); the overhead is in the result's \"trace\" object.\n"
+    "--untimed checks the output, then launches the kernel warmup + reps times untimed and leaves\n"
+    "CUPTI alone, for an external profiler (Nsight Compute: ncu ... stagecraft-run DIR --untimed).\n";
 
 // Reads one line of at most `limit` bytes; a longer line is consumed to its end and reported
 // with *tooLong (so a huge line costs no memory). False at the end of input.
@@ -206,7 +209,7 @@ int runOnce(const Request &req) {
     return kExitError;
   }
   std::string setupError;
-  std::unique_ptr<GpuSession> session = GpuSession::open(&setupError);
+  std::unique_ptr<GpuSession> session = GpuSession::open(&setupError, /*timing=*/!req.untimed);
   if (!session) {
     writeStdoutLine(serializeResult(errorResult(req, setupError)));
     return kExitError;
@@ -268,6 +271,8 @@ int main(int argc, char **argv) {
       }
     } else if (a == "--no-verify") {
       req.verify = false;
+    } else if (a == "--untimed") {
+      req.untimed = true;
     } else if (!a.empty() && a[0] == '-') {
       usageError = "unknown option " + a;
     } else if (req.bundle.empty()) {
@@ -280,6 +285,8 @@ int main(int argc, char **argv) {
   if (usageError.empty() && serveMode && req.trace)
     usageError = "--trace takes one bundle; with --serve, ask for \"trace\": true in a request";
   if (usageError.empty() && dryRun && !serveMode) usageError = "--dry-run goes with --serve";
+  if (usageError.empty() && req.untimed && (serveMode || req.trace))
+    usageError = "--untimed takes one bundle and no --trace (it times nothing)";
   if (usageError.empty() && !serveMode && req.bundle.empty()) usageError = "no bundle directory given";
   if (!usageError.empty()) {
     std::fprintf(stderr, "stagecraft-run: %s\n%s", usageError.c_str(), kUsage);

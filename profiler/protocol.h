@@ -38,6 +38,9 @@ struct Request {
   bool trace = false;
   // stagecraft-run --trace FILE: also write them as Chrome trace-event JSON there.
   std::string traceFile;
+  // stagecraft-run --untimed: verify, then launch the kernel warmup + reps times with no CUPTI
+  // (an external profiler such as Nsight Compute holds it); no timing, no peers.
+  bool untimed = false;
 };
 
 // Repetitions of the instrumented kernel when tracing (the overhead is its median over the

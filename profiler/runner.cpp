@@ -77,7 +77,7 @@ Result newResult(const Request &request) {
   return r;
 }
 
-std::unique_ptr<GpuSession> GpuSession::open(std::string *error) {
+std::unique_ptr<GpuSession> GpuSession::open(std::string *error, bool timing) {
   std::string why;
   if (!loadDriver(&why)) {
     *error = "no CUDA device: " + why;
@@ -121,7 +121,7 @@ std::unique_ptr<GpuSession> GpuSession::open(std::string *error) {
     CU_CHECK(driver().cuCtxSetCurrent(s->context_));
     CU_CHECK(driver().cuStreamCreate(&s->stream_, CU_STREAM_NON_BLOCKING));
     s->kernels_ = std::make_unique<RunnerKernels>();
-    s->cupti_ = std::make_unique<CuptiTimer>();
+    if (timing) s->cupti_ = std::make_unique<CuptiTimer>();
   } catch (const std::exception &e) {
     *error = std::string("GPU setup failed: ") + e.what();
     return nullptr;
@@ -307,6 +307,18 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
                                         : "verification disabled: no TFLOP/s reported");
   }
 
+  if (request.untimed || !cupti_) {
+    // For an external profiler: the same launches, untimed (it holds CUPTI).
+    for (int i = 0; i < request.warmup + request.reps; ++i) {
+      bundle.launch(i % sets, stream_);
+      waitStream(stream_, "an untimed launch");
+    }
+    r.warnings.push_back("untimed: " + std::to_string(request.warmup + request.reps) +
+                         " launches, no timing and no peers");
+    r.status = Status::Ok;
+    return;
+  }
+
   // Timing: warm-up, then one CUPTI window per repetition, each on the next input set.
   for (int i = 0; i < request.warmup; ++i) {
     bundle.launch(i % sets, stream_);
@@ -394,7 +406,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     r.warnings.push_back(std::string("the cuBLASLt FP8 peer was not timed: ") + e.what());
   }
   if (request.trace) measureTimeline(request, m, bundle, sets, r);
-  if (cupti_->droppedRecords() != 0)
+  if (cupti_ && cupti_->droppedRecords() != 0)
     r.warnings.push_back("CUPTI dropped " + std::to_string(cupti_->droppedRecords()) + " activity records");
   r.status = Status::Ok;
 }

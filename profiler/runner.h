@@ -22,7 +22,8 @@ class GpuSession {
 public:
   // Loads the driver, picks device 0, and sets up everything. Returns nullptr with `error` set
   // to "no CUDA device: <driver's reason>" when there is no usable GPU, or to another message.
-  static std::unique_ptr<GpuSession> open(std::string *error);
+  // With `timing` false, CUPTI is left alone (requests must be untimed).
+  static std::unique_ptr<GpuSession> open(std::string *error, bool timing = true);
   ~GpuSession();
 
   // Runs one bundle request. Never throws: every failure becomes a Result with a status.

@@ -142,6 +142,12 @@ TEST(Cli, UsageErrorsAreJsonToo) {
   r = runShell("'" + kRunner + "' --frobnicate x 2>/dev/null");
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.out.find("unknown option --frobnicate"), std::string::npos);
+  // --untimed times nothing, so it takes no trace and no serve loop.
+  r = runShell("'" + kRunner + "' --untimed --trace t.json somewhere 2>/dev/null");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.out.find("usage: --untimed takes one bundle and no --trace"), std::string::npos) << r.out;
+  r = runShell("'" + kRunner + "' --serve --untimed 2>/dev/null </dev/null");
+  EXPECT_EQ(r.exitCode, 2);
 }
 
 }  // namespace

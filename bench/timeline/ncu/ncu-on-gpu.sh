@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# GPU host: each bundle of DIR/bundles timed and verified by DIR/stagecraft-run, then its plain
+# kernel's third launch profiled by Nsight Compute (clocks left alone): the sections of the
+# issue slots, pipes and warp states, and the per-instruction SASS counters (warp stall samples).
+#   bash bench/timeline/ncu/ncu-on-gpu.sh DIR OUT
+# Writes OUT/results.jsonl (the runner's JSON), OUT/NAME.details.csv, OUT/NAME.raw.csv,
+# OUT/NAME.source.csv and OUT/device.txt.
+set -u -o pipefail
+DIR=$(cd "${1:?DIR}" && pwd)
+OUT=${2:?OUT}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/device.txt" 2>&1
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+echo "ncu: $NCU" | tee -a "$OUT/device.txt"
+"$NCU" --version >> "$OUT/device.txt" 2>&1
+for b in "$DIR"/bundles/*; do
+  name=$(basename "$b")
+  timeout 300 "$DIR/stagecraft-run" "$b" --reps 30 --warmup 5 2>/dev/null | tail -1 >> "$OUT/results.jsonl"
+  tail -1 "$OUT/results.jsonl" | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print('$name', d.get('status'), d.get('verified'), d.get('median_us'), round(d.get('tflops') or 0,1))"
+  # The plain kernel (the reference's name ends in "reference"), its third launch.
+  timeout 600 "$NCU" --clock-control none --kernel-name-base function --kernel-name 'regex:^attn.*[^e]$' \
+    --launch-skip 2 --launch-count 1 --set full --import-source no -f -o "$OUT/$name" \
+    "$DIR/stagecraft-run" "$b" --reps 3 --warmup 1 --untimed > "$OUT/$name.ncu.log" 2>&1
+  if [ -f "$OUT/$name.ncu-rep" ]; then
+    "$NCU" -i "$OUT/$name.ncu-rep" --page details --csv > "$OUT/$name.details.csv" 2>&1
+    "$NCU" -i "$OUT/$name.ncu-rep" --page raw --csv > "$OUT/$name.raw.csv" 2>&1
+    "$NCU" -i "$OUT/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/$name.source.csv" 2>&1
+    rm -f "$OUT/$name.ncu-rep"
+  fi
+  grep -v "^{" "$OUT/$name.ncu.log" | tail -3
+done
+(cd "$OUT" && tar cJf ncu.tar.xz $(cd "$OUT" && ls *.csv *.ncu.log 2>/dev/null) && rm -f *.csv *.ncu.log)
+ls -la "$OUT"
