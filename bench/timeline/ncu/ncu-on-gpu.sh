@@ -17,8 +17,9 @@ for b in "$DIR"/bundles/*; do
   name=$(basename "$b")
   timeout 300 "$DIR/stagecraft-run" "$b" --reps 30 --warmup 5 2>/dev/null | tail -1 >> "$OUT/results.jsonl"
   tail -1 "$OUT/results.jsonl" | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print('$name', d.get('status'), d.get('verified'), d.get('median_us'), round(d.get('tflops') or 0,1))"
-  # The plain kernel (the reference's name ends in "reference"), its third launch.
-  timeout 600 "$NCU" --clock-control none --kernel-name-base function --kernel-name 'regex:^attn.*[^e]$' \
+  # The plain kernel (the manifest's; the IR reference is NAME_reference), its third launch.
+  kernel=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['kernel'])" "$b/manifest.json")
+  timeout 600 "$NCU" --clock-control none --kernel-name-base function --kernel-name "regex:^$kernel\$" \
     --launch-skip 2 --launch-count 1 --set full --import-source no -f -o "$OUT/$name" \
     "$DIR/stagecraft-run" "$b" --reps 3 --warmup 1 --untimed > "$OUT/$name.ncu.log" 2>&1
   if [ -f "$OUT/$name.ncu-rep" ]; then
