@@ -9,10 +9,6 @@
 #   here:     python3 bench/timeline/ncu/summarize.py OUT
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
-S=$ROOT/assets/schedules
-HOLD=$S/attention_cp_dot1_s3_hold.json
-BIG=(--size=B=4 --size=H=32 --size=S=8192)
-bundle() { bash "$ROOT/bench/timeline/compile-bundle.sh" "$@"; }
 fresh_dev ncu
 generate_variants
 v=$VARS/attn_d64_bn64_bm128w2_bf16_bf16_none

@@ -9,10 +9,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 OLD=${1:-$ROOT/.dev/ncu}
-S=$ROOT/assets/schedules
-HOLD=$S/attention_cp_dot1_s3_hold.json
-BIG=(--size=B=4 --size=H=32 --size=S=8192)
-bundle() { bash "$ROOT/bench/timeline/compile-bundle.sh" "$@"; }
 NAMES=(bn64-default bn64-cp_dot1_s3-hold bn64-w1-default d64-default d64-cp_dot1_s3 d128-default
        d128-cp_dot1_s3)
 for n in "${NAMES[@]}"; do

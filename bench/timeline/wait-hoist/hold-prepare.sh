@@ -12,10 +12,6 @@
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/hold OUT   (or .dev/hold-variants)
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
-S=$ROOT/assets/schedules
-HOLD=$S/attention_cp_dot1_s3_hold.json
-BIG=(--size=B=4 --size=H=32 --size=S=8192)
-bundle() { bash "$ROOT/bench/timeline/compile-bundle.sh" "$@"; }
 generate_variants
 if [ "${1:-}" = --variants ]; then
   fresh_dev hold-variants

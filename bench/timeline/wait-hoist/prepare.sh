@@ -34,7 +34,6 @@ compile() { # name IR [options]
   done
   echo "$name: $(grep -c hoistmark "$DEV/bundles/$name-$MARK/kernel.ptx") marks"
 }
-S=$ROOT/assets/schedules
 compile d64-cp_dot1_s3 "$ROOT/assets/attention_fwd_d64.mlir" --schedule "$S/attention_cp_dot1_s3.json"
 compile d64-cp_mul_early "$ROOT/assets/attention_fwd_d64.mlir" --schedule "$S/attention_cp_mul_early.json"
 compile d64-default "$ROOT/assets/attention_fwd_d64.mlir"
