@@ -299,6 +299,28 @@ def hold_bundle(base):
     return (f"attention_fwd_{where}", asset_ir(f"attention_fwd_{where}"), sched)
 
 
+def ncu_bundle(base):
+    """(kernel name, IR file, schedule) of a bench/timeline/ncu/prepare.sh bundle:
+    bn64-<schedule>[-hold] (the generated 64-key-block variant under its own IR's schedule, or
+    held), bn64-w1-default (its one-consumer form), d64-|d128-<schedule>[-hold] (the attention
+    assets); or None. bench/timeline/tree-reduce's "old-" bundles are these (its "new-" ones
+    were compiled with a patch that is not on main: left out)."""
+    m = re.match(r"^(d64|d128|bn64|bn64-w1)-(default|cp_dot1_s3|cp_dot0_s2)(-hold)?$", base)
+    if not m:
+        return None
+    where, sname, hold = m.groups()
+    if hold and sname != "cp_dot1_s3":
+        return None
+    held = json.load(open(os.path.join(SCHEDULES_DIR, "attention_cp_dot1_s3_hold.json"))) if hold else None
+    if where.startswith("bn64"):
+        rows = "bm64w1" if where == "bn64-w1" else "bm128w2"
+        v = generated_variants().get(f"attn_d64_bn64_{rows}_bf16_bf16_none_{sname}")
+        return (f"attn_d64_bn64_{rows}_bf16_bf16_none", v["file"], held) if v else None
+    sched = held or (json.load(open(os.path.join(SCHEDULES_DIR, f"attention_{sname}.json")))
+                     if sname != "default" else None)
+    return (f"attention_fwd_{where}", asset_ir(f"attention_fwd_{where}"), sched)
+
+
 def timeline_config(ta):
     """(IR file, schedule file or None) of a bench/timeline/assets.py configuration, or None."""
     sys.path.insert(0, HERE)
@@ -523,7 +545,8 @@ def collect():
                              sizes=sizes)
                 if suffix == "old":
                     entry["superseded"] = BEFORE_DIV_FULL_BUNDLE
-            elif folder.startswith("single-order-") and single_order_schedule(base) and r.get("problem"):
+            elif (folder.startswith(("single-order-", "ncu-gemm-single-order-"))
+                  and single_order_schedule(base) and r.get("problem")):
                 # bench/timeline/single-order/prepare.sh: the GEMM asset under its schedules
                 # (that folder's first call, a PTX edit among them, is kept under another name).
                 sizes = problem_sizes(r["problem"])
@@ -547,6 +570,15 @@ def collect():
                 # bench/timeline/wait-hoist/hold-prepare.sh: cp-dot1-s3 and cp-mul-early as they
                 # are and with MMA1 held (its wait 1), on the assets and a generated variant.
                 name, ir, sched = hold_bundle(base)
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
+                             schedule=sched, sizes=sizes)
+            elif (folder.startswith(("ncu-attention-", "tree-reduce-"))
+                  and ncu_bundle(base[len("old-"):] if folder.startswith("tree-reduce-") else base)
+                  and (folder.startswith("ncu-") or base.startswith("old-")) and r.get("problem")):
+                # bench/timeline/ncu/prepare.sh: the attention consumers Nsight Compute counted
+                # (timed and verified by the runner first); tree-reduce's "old-" copies of them.
+                name, ir, sched = ncu_bundle(base[len("old-"):] if folder.startswith("tree-reduce-") else base)
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
