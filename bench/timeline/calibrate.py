@@ -582,6 +582,13 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
+            elif (folder.startswith("ncu-persistent-") and r.get("problem")
+                  and os.path.exists(os.path.join(ROOT, "assets", base + ".mlir"))):
+                # bench/timeline/ncu/persistent-prepare.sh: GEMM assets under their own
+                # schedules at their default sizes.
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=base, ir=asset_ir(base), variant=base, size=size_label(sizes),
+                             schedule=None, sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
