@@ -70,8 +70,12 @@ class Checks:
             problems.append(f"exit {rc}, expected {expect_rc}")
         if expect_verified is not None and a.get("verified") != expect_verified:
             problems.append(f"verified {a.get('verified')}, expected {expect_verified}")
-        if a.get("verified") and not a.get("tflops"):
+        untimed = "--untimed" in args
+        if a.get("verified") and not a.get("tflops") and not untimed:
             problems.append("verified but no tflops")
+        if untimed and (a.get("median_us") is not None or
+                        not any(w.startswith("untimed: ") for w in a.get("warnings", []))):
+            problems.append("--untimed: timed, or without its warning")
         if not a.get("verified") and a.get("tflops") is not None:
             problems.append("tflops given for an unverified result")
         note = "; ".join(problems) if problems else describe(a)
@@ -200,6 +204,8 @@ def main():
                expect_verified=False)
     c.run_once("--no-verify: timed, no TFLOP/s", "gemm_4096x4096x4096", args=["--no-verify", "--reps", "5"],
                expect_status="ok", expect_rc=1, expect_verified=False)
+    c.run_once("--untimed: verified, launched untimed, CUPTI not loaded", "gemm_4096x4096x4096",
+               args=["--untimed", "--reps", "3"], expect_status="ok", expect_rc=0, expect_verified=True)
     c.run_once("fault -> status fault, exit 3", "fault", expect_status="fault", expect_rc=3)
     c.run_once("hang -> watchdog timeout, exit 4", "hang", args=["--watchdog", "5"], expect_status="timeout",
                expect_rc=4, timeout=60)
