@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import tarfile
 
@@ -123,8 +124,17 @@ def main():
             key = next((k for k in sorted(ITERATION_FLOPS, key=len, reverse=True) if n.startswith(k)), None)
             tflops = runs.get(n, {}).get("tflops")
             ghz = metrics[n].get("sm__cycles_elapsed.avg.per_second", 0)
+            # Without the bundle's flops an iteration: a generated variant's consumer warp groups
+            # (bm..w1, bm..w2) at one CTA an SM give the warps sharing the kernel's elapsed cycles
+            # (so the prologue and epilogue are in it).
+            groups = re.search(r"_bm\d+w(\d)_", n)
+            cycles = None
             if key and tflops and ghz:
                 cycles = ITERATION_FLOPS[key] / (tflops * 1e12 / 132) * ghz * 1e9
+            elif groups and top:
+                warps = 4 * int(groups.group(1))
+                cycles = metrics[n].get("sm__cycles_elapsed.avg", 0) * warps / (top / 132)
+            if cycles:
                 split = {"wgmma wait": 0.0, "mbarrier wait": 0.0, "the rest": 0.0}
                 for r, _ in loop:
                     smp = num(r["Warp Stall Sampling (All Samples)"])
@@ -133,12 +143,13 @@ def main():
                             "mbarrier wait" if "BRA" in src and "@" in src else "the rest")
                     split[part] += smp
                 whole = sum(split.values()) or 1
-                rows_out.append(f"| {n} | {tflops:.1f} | {cycles:.0f} | {per_iter:.0f} | " +
+                rows_out.append(f"| {n} | {tflops or 0:.1f} | {cycles:.0f} | {per_iter:.0f} | " +
                                 " | ".join(f"{cycles * v / whole:.0f}" for v in split.values()) + " |")
-        print("\nA consumer warp's iteration (SM cycles at the clock ncu saw; its samples' shares):\n")
-        print("| bundle | TFLOP/s | iteration | instructions | wgmma wait | mbarrier wait | the rest |")
-        print("|---|---|---|---|---|---|---|")
-        print("\n".join(rows_out))
+        if rows_out:
+            print("\nA consumer warp's iteration (SM cycles at the clock ncu saw; its samples' shares):\n")
+            print("| bundle | TFLOP/s | iteration | instructions | wgmma wait | mbarrier wait | the rest |")
+            print("|---|---|---|---|---|---|---|")
+            print("\n".join(rows_out))
 
 
 if __name__ == "__main__":
