@@ -53,6 +53,38 @@ double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
   return std::max({byRate, byIssue, bySmem});
 }
 
+double HopperModel::tensorCyclesOf(const DotWork &dot, double flops) const {
+  return flops / (tensorFlopsPerCycle * typeFactor(dot.inputType) * tensorEfficiency);
+}
+
+double HopperModel::powerClockGHz(double tensorBusy) const {
+  if (clockMaxGHz <= 0)
+    return clockGHz;
+  // Power f (a + b u) at the cap, normalised to 1: through clockMaxGHz at
+  // u0 and clockFullTensorGHz at u = 1.
+  double u0 = std::clamp(tensorBusyAtClockMax, 0.0, 0.99);
+  double full = std::min(clockFullTensorGHz, clockMaxGHz);
+  double b = (1 / full - 1 / clockMaxGHz) / (1 - u0);
+  double a = 1 / clockMaxGHz - b * u0;
+  double u = std::clamp(tensorBusy, 0.0, 1.0);
+  return std::min(clockMaxGHz, 1 / (a + b * u));
+}
+
+HopperModel HopperModel::atSmClock(double smGHz) const {
+  HopperModel m = *this;
+  double scale = clockGHz / smGHz;
+  // Bytes a reference cycle -> bytes an SM cycle at smGHz: the same bytes a
+  // ns over more (or fewer) cycles a ns.
+  m.loadBytesPerCycle *= scale;
+  m.loadBytesPerCycleMax *= scale;
+  m.storeBytesPerCycle *= scale;
+  m.driftLinkBytesPerTensorCycle *= scale;
+  m.loadLatencyCycles /= scale;
+  m.clockGHz = smGHz;
+  m.clockMaxGHz = 0;
+  return m;
+}
+
 double HopperModel::loadShare(int64_t activeCtas, int64_t perSm) const {
   perSm = std::max<int64_t>(1, perSm);
   if (activeCtas <= 0 || activeCtas >= sms * perSm)
@@ -88,6 +120,9 @@ struct Field {
 };
 const Field kFields[] = {
     {"clock_ghz", &HopperModel::clockGHz},
+    {"clock_max_ghz", &HopperModel::clockMaxGHz},
+    {"clock_full_tensor_ghz", &HopperModel::clockFullTensorGHz},
+    {"tensor_busy_at_clock_max", &HopperModel::tensorBusyAtClockMax},
     {"tensor_efficiency", &HopperModel::tensorEfficiency},
     {"load_bytes_per_cycle", &HopperModel::loadBytesPerCycle},
     {"load_bytes_per_cycle_max", &HopperModel::loadBytesPerCycleMax},

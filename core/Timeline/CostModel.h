@@ -60,8 +60,26 @@ struct HopperModel {
   }
 
   // --- Fitted (bench/timeline/calibrate.py); global, never per kernel.
-  /// SM clock under sustained tensor load (GHz): converts cycles to time.
+  /// The SM clock the cycles below are converted to time at (GHz). With the
+  /// power clock off (clockMaxGHz 0) every kernel runs at it; with it on it
+  /// is the reference the memory side's rates are given at: the L2 and DRAM
+  /// have their own clock (the H100's L2 at 1.707 GHz in every profiled
+  /// kernel, whatever the SM's), so those rates are fixed in bytes a ns and
+  /// atSmClock rescales them per SM cycle.
   double clockGHz = 1.75;
+  /// The power clock (measured, not fitted: Nsight Compute's SM clock of 26
+  /// kernels, bench/results/ncu-*-h100-2026-11-27): under the 700 W cap the
+  /// SM clock falls as the tensor pipe gets busier, as if the power were
+  /// f x (a + b u) at a cap: min(clockMaxGHz, 1 / (a + b u)) for a launch
+  /// whose tensor pipe is busy u of the time, with the curve through
+  /// clockMaxGHz at u = tensorBusyAtClockMax and clockFullTensorGHz at u = 1.
+  /// Measured: 1.79-1.81 GHz for every kernel under 2/3 busy, 1.70 at 77%,
+  /// 1.56-1.60 at 84-98% (the least-squares curve is within 0.05 GHz of
+  /// all but the DRAM-heavy row-major persistent GEMM, 1.42 at 92%).
+  /// clockMaxGHz 0: one clock, clockGHz, for every kernel.
+  double clockMaxGHz = 0;
+  double clockFullTensorGHz = 1.522;
+  double tensorBusyAtClockMax = 0.623;
   /// Achieved fraction of the peak wgmma rate.
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
@@ -193,6 +211,16 @@ struct HopperModel {
   double loadShare(int64_t activeCtas, int64_t perSm = 1) const;
 
   double nsPerCycle() const { return 1.0 / clockGHz; }
+
+  /// The power clock's SM clock (GHz) for a launch whose tensor pipe is busy
+  /// `tensorBusy` of the time (clockGHz when the power clock is off).
+  double powerClockGHz(double tensorBusy) const;
+  /// This model with its SM clock at `smGHz`: clockGHz set to it, the
+  /// memory side's rates and latency (the L2's loads and stores, the drift
+  /// threshold) rescaled from clockGHz's cycles to its, the power clock off.
+  HopperModel atSmClock(double smGHz) const;
+  /// Tensor-core cycles of `flops` of `dot`'s input type at the achieved rate.
+  double tensorCyclesOf(const DotWork &dot, double flops) const;
 
   /// The fitted parameters as a JSON object (the names above).
   std::string toJson() const;

@@ -167,12 +167,10 @@ Prediction predictWithSharedMemory(const LoopGraph &g, const Schedule &schedule,
   return q;
 }
 
-} // namespace
-
-Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
-                                         const ScheduleReport &report,
-                                         const KernelCosts &costs, const HopperModel &model,
-                                         const SimOptions &options) {
+/// The loop at the model's one SM clock (the power clock resolved).
+Prediction predictAtClock(const LoopGraph &g, const Schedule &schedule,
+                          const ScheduleReport &report, const KernelCosts &costs,
+                          const HopperModel &model, const SimOptions &options) {
   Prediction p = predictWithSharedMemory(g, schedule, report, costs, model, options);
   if (model.driftLeadIterations > 0 && model.tpcCoalescing > 0 && p.ok && p.bound == "TMA loads" &&
       static_cast<double>(p.loadLead) >= model.driftLeadIterations &&
@@ -198,6 +196,53 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
                             .str());
     }
   }
+  return p;
+}
+
+/// The tensor pipe's busy fraction over a predicted launch: its dots'
+/// tensor-core cycles over every SM's cycles of the launch.
+double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const HopperModel &model) {
+  double flops = 0, cycles = 0;
+  for (const UnitWork &w : costs.units)
+    for (const DotWork &d : w.dots) {
+      flops += d.flops();
+      cycles += model.tensorCyclesOf(d, d.flops());
+    }
+  if (flops <= 0 || p.totalNs <= 0)
+    return 0;
+  double smCycles = p.totalNs * model.clockGHz * static_cast<double>(model.sms);
+  return p.flops * (cycles / flops) / smCycles;
+}
+} // namespace
+
+Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
+                                         const ScheduleReport &report,
+                                         const KernelCosts &costs, const HopperModel &model,
+                                         const SimOptions &options) {
+  if (model.clockMaxGHz <= 0)
+    return predictAtClock(g, schedule, report, costs, model, options);
+  // The power clock: from the highest clock, each run's tensor-pipe
+  // activity sets the next run's clock. A lower clock leaves the memory
+  // side (fixed in ns) relatively faster, so the pipe only gets busier and
+  // the clocks fall towards the highest fixed point; a few runs settle it
+  // within 5 MHz.
+  constexpr int kClockRuns = 4;
+  double f = model.clockMaxGHz;
+  Prediction p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
+  double u = 0;
+  for (int run = 1; p.ok; ++run) {
+    u = launchTensorBusy(p, costs, model.atSmClock(f));
+    double next = model.powerClockGHz(u);
+    if (std::abs(next - f) < 0.005 || run == kClockRuns)
+      break;
+    f = next;
+    p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
+  }
+  if (p.ok)
+    p.notes.push_back(formatv("SM clock {0:F2} GHz: the tensor cores busy {1:F0}% of the launch "
+                              "(the power cap's clock, {2:F2} GHz at most)",
+                              f, 100 * u, model.clockMaxGHz)
+                          .str());
   return p;
 }
 

@@ -5,6 +5,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace stagecraft;
@@ -25,7 +26,8 @@ std::string fuzz::predictionProblem(const timeline::Prediction &p,
   if (!isFinite(p.flops) || p.flops < 0 || !isFinite(p.tflops) || p.tflops < 0)
     return "flops or TFLOP/s not a number";
   // fp8 runs the tensor cores at twice the bf16 rate; nothing is faster.
-  double peak = 2 * model.tensorFlopsPerCycle * model.sms * model.clockGHz * 1e-3;
+  double clock = std::max(model.clockGHz, model.clockMaxGHz); // the power clock runs up to its max
+  double peak = 2 * model.tensorFlopsPerCycle * model.sms * clock * 1e-3;
   if (p.tflops > peak * 1.001)
     return "faster than the tensor cores' peak: " + std::to_string(p.tflops) + " TFLOP/s";
   if (p.ctas < 1 || !isFinite(p.waves) || p.waves <= 0 || p.ctasPerSM < 1)

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace stagecraft;
@@ -109,6 +110,50 @@ Prediction runBoxes(const HopperModel &m, int64_t ctas, std::vector<uint64_t> bo
   k.costs.ctas = {CtaRun{1, 10, ctas}};
   k.costs.units[0].footprints = {LoadFootprint{100, std::move(boxes)}};
   return k.run(schedule(0, 1, 0), m);
+}
+
+TEST(TimelineSim, PowerClockFallsWithTheTensorPipesBusyFraction) {
+  HopperModel m;
+  m.clockGHz = 1.75;
+  EXPECT_EQ(m.powerClockGHz(0.9), 1.75); // off: the one clock
+  m.clockMaxGHz = 1.8;
+  m.clockFullTensorGHz = 1.5;
+  m.tensorBusyAtClockMax = 0.5;
+  // Power f (a + b u) = 1 through (0.5, 1.8) and (1, 1.5): b = (1/1.5 -
+  // 1/1.8) / 0.5 = 2/9, a = 1/1.8 - 1/9 = 4/9.
+  EXPECT_NEAR(m.powerClockGHz(0.2), 1.8, 1e-12); // under the knee: the cap
+  EXPECT_NEAR(m.powerClockGHz(0.5), 1.8, 1e-12);
+  EXPECT_NEAR(m.powerClockGHz(0.75), 1 / (4.0 / 9 + 0.75 * 2.0 / 9), 1e-12);
+  EXPECT_NEAR(m.powerClockGHz(1.0), 1.5, 1e-12);
+  EXPECT_NEAR(m.powerClockGHz(1.7), 1.5, 1e-12); // clamped to a busy pipe
+}
+
+TEST(TimelineSim, PowerClockKeepsTheMemorySideInNanoseconds) {
+  HopperModel m = roundModel(); // 1 GHz: loads 1 byte a ns, 100 ns latency
+  HopperModel at2 = m.atSmClock(2.0);
+  EXPECT_EQ(at2.clockGHz, 2.0);
+  EXPECT_EQ(at2.clockMaxGHz, 0);
+  EXPECT_NEAR(at2.loadBytesPerCycle, 0.5, 1e-12);
+  EXPECT_NEAR(at2.loadLatencyCycles, 200, 1e-12);
+  EXPECT_NEAR(at2.tensorFlopsPerCycle, m.tensorFlopsPerCycle, 1e-12); // the SM's side: per cycle
+
+  // The unpipelined LoadDot loop at f GHz: 200 ns of load (100 streaming, 100
+  // latency) and a 50-cycle dot, 200 + 50 / f ns an iteration, the tensor
+  // pipe busy (50 / f) / (200 + 50 / f) of it. With the clock 1 / (0.5 +
+  // 0.5 u) (2 GHz idle, 1 GHz busy) its fixed point solves 2f^2 - 3f - 1 = 0:
+  // f = (3 + sqrt 17) / 4 = 1.781 GHz.
+  m.clockMaxGHz = 2.0;
+  m.clockFullTensorGHz = 1.0;
+  m.tensorBusyAtClockMax = 0;
+  LoadDot k(10);
+  Prediction p = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  double f = (3 + std::sqrt(17.0)) / 4;
+  EXPECT_NEAR(p.iterationNs, 200 + 50 / f, 0.1);
+  bool noted = false;
+  for (const std::string &n : p.notes)
+    noted |= n.find("SM clock 1.78 GHz") != std::string::npos;
+  EXPECT_TRUE(noted);
 }
 
 TEST(TimelineSim, BoxesNoOtherCtaLoadsStreamFromDramAtItsShare) {
