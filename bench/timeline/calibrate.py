@@ -501,13 +501,23 @@ def collect():
                 sched = json.load(open(os.path.join(SCHEDULES_DIR, sched_file))) if sched_file else None
                 entry.update(asset=asset, variant=base, size="x".join(f"{k}{v}" for k, v in sizes.items()),
                              schedule=sched, sizes=sizes)
-            elif base.startswith("tileorder-") and "--" in base and (r.get("problem") or {}).get("tile_order"):
-                # bench/timeline/tile-order/prepare.sh: a persistent asset in another tile order.
-                asset = base[len("tileorder-"):].split("--")[0]
+            elif (base.startswith(("tileorder-", "order-")) and "--" in base
+                  and (r.get("problem") or {}).get("tile_order")):
+                # bench/timeline/tile-order/prepare.sh (and ncu/clocks-prepare.sh's "order-"): a
+                # persistent asset in another tile order.
+                asset = base.split("-", 1)[1].split("--")[0]
                 sizes = problem_sizes(r["problem"])
                 order = r["problem"]["tile_order"]
                 entry.update(asset=asset, ir=tile_ordered_ir(asset, order), variant=order,
                              size=size_label(sizes), schedule=None, sizes=sizes)
+            elif (base.startswith("sched-") and base.count("--") == 1 and r.get("problem")
+                  and os.path.exists(os.path.join(HERE, "schedules", base[len("sched-"):] + ".json"))):
+                # bench/timeline/ncu/clocks-prepare.sh: an asset under a schedule of
+                # bench/timeline/schedules (ASSET--NAME.json).
+                asset, name = base[len("sched-"):].split("--")
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=asset, variant=name, size=size_label(sizes), sizes=sizes,
+                             schedule=json.load(open(os.path.join(HERE, "schedules", base[len("sched-"):] + ".json"))))
             elif base.startswith("bgemm-") and r.get("problem"):
                 # bench/timeline/unseen-dram/prepare.sh: a batched GEMM no asset contains.
                 sizes = problem_sizes(r["problem"])

@@ -57,17 +57,19 @@ double HopperModel::tensorCyclesOf(const DotWork &dot, double flops) const {
   return flops / (tensorFlopsPerCycle * typeFactor(dot.inputType) * tensorEfficiency);
 }
 
-double HopperModel::powerClockGHz(double tensorBusy) const {
+double HopperModel::powerClockGHz(double tensorBusy, double dramTBps) const {
   if (clockMaxGHz <= 0)
     return clockGHz;
-  // Power f (a + b u) at the cap, normalised to 1: through clockMaxGHz at
-  // u0 and clockFullTensorGHz at u = 1.
+  // Power f (a + b u) + c D at the cap, normalised to 1: without DRAM
+  // traffic through clockMaxGHz at u0 and clockFullTensorGHz at u = 1. The
+  // DRAM's part (its own clock) leaves the SMs 1 - c D of the budget.
   double u0 = std::clamp(tensorBusyAtClockMax, 0.0, 0.99);
   double full = std::min(clockFullTensorGHz, clockMaxGHz);
   double b = (1 / full - 1 / clockMaxGHz) / (1 - u0);
   double a = 1 / clockMaxGHz - b * u0;
   double u = std::clamp(tensorBusy, 0.0, 1.0);
-  return std::min(clockMaxGHz, 1 / (a + b * u));
+  double left = std::max(0.5, 1 - clockDramPowerPerTBps * std::max(0.0, dramTBps));
+  return std::min(clockMaxGHz, left / (a + b * u));
 }
 
 HopperModel HopperModel::atSmClock(double smGHz) const {
@@ -123,6 +125,7 @@ const Field kFields[] = {
     {"clock_max_ghz", &HopperModel::clockMaxGHz},
     {"clock_full_tensor_ghz", &HopperModel::clockFullTensorGHz},
     {"tensor_busy_at_clock_max", &HopperModel::tensorBusyAtClockMax},
+    {"clock_dram_power_per_tbps", &HopperModel::clockDramPowerPerTBps},
     {"tensor_efficiency", &HopperModel::tensorEfficiency},
     {"load_bytes_per_cycle", &HopperModel::loadBytesPerCycle},
     {"load_bytes_per_cycle_max", &HopperModel::loadBytesPerCycleMax},

@@ -67,19 +67,23 @@ struct HopperModel {
   /// kernel, whatever the SM's), so those rates are fixed in bytes a ns and
   /// atSmClock rescales them per SM cycle.
   double clockGHz = 1.75;
-  /// The power clock (measured, not fitted: Nsight Compute's SM clock of 26
-  /// kernels, bench/results/ncu-*-h100-2026-11-27): under the 700 W cap the
-  /// SM clock falls as the tensor pipe gets busier, as if the power were
-  /// f x (a + b u) at a cap: min(clockMaxGHz, 1 / (a + b u)) for a launch
-  /// whose tensor pipe is busy u of the time, with the curve through
-  /// clockMaxGHz at u = tensorBusyAtClockMax and clockFullTensorGHz at u = 1.
-  /// Measured: 1.79-1.81 GHz for every kernel under 2/3 busy, 1.70 at 77%,
-  /// 1.56-1.60 at 84-98% (the least-squares curve is within 0.05 GHz of
-  /// all but the DRAM-heavy row-major persistent GEMM, 1.42 at 92%).
+  /// The power clock (measured, not fitted: Nsight Compute's SM clock of 50
+  /// kernels, bench/timeline/ncu/power_clock.py over bench/results/ncu-*-
+  /// h100-2026-11-27): under the 700 W cap the SM clock falls as the tensor
+  /// pipe gets busier and as the DRAM moves more bytes, as if the power were
+  /// f x (a + b u) + c D at a cap: min(clockMaxGHz, (1 - c D) / (a + b u))
+  /// for a launch whose tensor pipe is busy u of the time while the DRAM
+  /// moves D TB/s (clockDramPowerPerTBps is c). The curve: clockMaxGHz at
+  /// u = tensorBusyAtClockMax without DRAM traffic, clockFullTensorGHz at u = 1.
+  /// Measured: 1.79-1.81 GHz for attention at 22-66% busy and 0.1 TB/s,
+  /// 1.50-1.58 for the GEMMs at 90-98% and 1.2-2.0 TB/s, 1.60-1.77 for
+  /// GEMMs at 43-65% busy and 2.2-2.9 TB/s; the curve is within 0.024 GHz
+  /// (rms) of them, 0.09 for the worst (the row-major persistent GEMM, 1.42).
   /// clockMaxGHz 0: one clock, clockGHz, for every kernel.
   double clockMaxGHz = 0;
-  double clockFullTensorGHz = 1.522;
-  double tensorBusyAtClockMax = 0.623;
+  double clockFullTensorGHz = 1.603;
+  double tensorBusyAtClockMax = 0.662;
+  double clockDramPowerPerTBps = 0.0375;
   /// Achieved fraction of the peak wgmma rate.
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
@@ -213,8 +217,9 @@ struct HopperModel {
   double nsPerCycle() const { return 1.0 / clockGHz; }
 
   /// The power clock's SM clock (GHz) for a launch whose tensor pipe is busy
-  /// `tensorBusy` of the time (clockGHz when the power clock is off).
-  double powerClockGHz(double tensorBusy) const;
+  /// `tensorBusy` of the time while the DRAM moves `dramTBps` (clockGHz when
+  /// the power clock is off).
+  double powerClockGHz(double tensorBusy, double dramTBps = 0) const;
   /// This model with its SM clock at `smGHz`: clockGHz set to it, the
   /// memory side's rates and latency (the L2's loads and stores, the drift
   /// threshold) rescaled from clockGHz's cycles to its, the power clock off.

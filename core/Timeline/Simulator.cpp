@@ -213,6 +213,27 @@ double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const Hop
   double smCycles = p.totalNs * model.clockGHz * static_cast<double>(model.sms);
   return p.flops * (cycles / flops) / smCycles;
 }
+
+/// The DRAM's traffic over a predicted launch (TB/s): the loop's loads at the
+/// first wave's miss fractions (dramShare) for every iteration of the launch,
+/// at least its distinct bytes (KernelCosts::dramBytes).
+double launchDramTBps(const Prediction &p, const KernelCosts &costs, const HopperModel &model) {
+  if (p.totalNs <= 0)
+    return 0;
+  double flopsPerIteration = 0, missedPerIteration = 0;
+  int64_t wave = std::min<int64_t>(p.ctas, model.sms * std::max<int64_t>(1, p.ctasPerSM));
+  for (const UnitWork &w : costs.units) {
+    for (const DotWork &d : w.dots)
+      flopsPerIteration += d.flops();
+    for (const LoadFootprint &f : w.footprints)
+      if (std::optional<double> miss = boxMissFraction(f, wave))
+        missedPerIteration += static_cast<double>(f.bytes) * *miss;
+  }
+  double bytes = costs.dramBytes;
+  if (flopsPerIteration > 0)
+    bytes = std::max(bytes, p.flops * missedPerIteration / flopsPerIteration);
+  return bytes / p.totalNs / 1e3; // bytes a ns = GB/s
+}
 } // namespace
 
 Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &schedule,
@@ -229,19 +250,21 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   constexpr int kClockRuns = 4;
   double f = model.clockMaxGHz;
   Prediction p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
-  double u = 0;
+  double u = 0, dram = 0;
   for (int run = 1; p.ok; ++run) {
     u = launchTensorBusy(p, costs, model.atSmClock(f));
-    double next = model.powerClockGHz(u);
+    dram = launchDramTBps(p, costs, model);
+    double next = model.powerClockGHz(u, dram);
     if (std::abs(next - f) < 0.005 || run == kClockRuns)
       break;
     f = next;
     p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
   }
   if (p.ok)
-    p.notes.push_back(formatv("SM clock {0:F2} GHz: the tensor cores busy {1:F0}% of the launch "
-                              "(the power cap's clock, {2:F2} GHz at most)",
-                              f, 100 * u, model.clockMaxGHz)
+    p.notes.push_back(formatv("SM clock {0:F2} GHz: the tensor cores busy {1:F0}% of the launch, "
+                              "the DRAM moving {2:F2} TB/s (the power cap's clock, {3:F2} GHz at "
+                              "most)",
+                              f, 100 * u, dram, model.clockMaxGHz)
                           .str());
   return p;
 }

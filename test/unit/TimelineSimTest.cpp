@@ -126,6 +126,11 @@ TEST(TimelineSim, PowerClockFallsWithTheTensorPipesBusyFraction) {
   EXPECT_NEAR(m.powerClockGHz(0.75), 1 / (4.0 / 9 + 0.75 * 2.0 / 9), 1e-12);
   EXPECT_NEAR(m.powerClockGHz(1.0), 1.5, 1e-12);
   EXPECT_NEAR(m.powerClockGHz(1.7), 1.5, 1e-12); // clamped to a busy pipe
+  // The DRAM's traffic takes its share of the budget first: 2 TB/s at 0.1 of
+  // it a TB/s leaves the SMs 0.8.
+  m.clockDramPowerPerTBps = 0.1;
+  EXPECT_NEAR(m.powerClockGHz(0.75, 2.0), 0.8 / (4.0 / 9 + 0.75 * 2.0 / 9), 1e-12);
+  EXPECT_NEAR(m.powerClockGHz(0.2, 0.5), 1.8, 1e-12); // still at the cap
 }
 
 TEST(TimelineSim, PowerClockKeepsTheMemorySideInNanoseconds) {

@@ -5,6 +5,8 @@
 #   bash bench/timeline/ncu/ncu-on-gpu.sh DIR OUT
 # Writes OUT/results.jsonl (the runner's JSON), OUT/NAME.details.csv, OUT/NAME.raw.csv,
 # OUT/NAME.source.csv and OUT/device.txt.
+# CLOCKS=1: only the clocks, the tensor pipe and the memory side's traffic (CLOCK_METRICS, one
+# pass a kernel: seconds, not minutes, so a survey of many bundles fits a call), no source page.
 set -u -o pipefail
 DIR=$(cd "${1:?DIR}" && pwd)
 OUT=${2:?OUT}
@@ -13,6 +15,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 echo "ncu: $NCU" | tee -a "$OUT/device.txt"
 "$NCU" --version >> "$OUT/device.txt" 2>&1
+CLOCK_METRICS=sm__cycles_elapsed.avg.per_second,lts__cycles_elapsed.avg.per_second,\
+dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,\
+sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
+if [ -n "${CLOCKS:-}" ]; then WHAT=(--metrics "$CLOCK_METRICS"); else WHAT=(--set full --import-source no); fi
 for b in "$DIR"/bundles/*; do
   name=$(basename "$b")
   timeout 300 "$DIR/stagecraft-run" "$b" --reps 30 --warmup 5 2>/dev/null | tail -1 >> "$OUT/results.jsonl"
@@ -20,12 +27,13 @@ for b in "$DIR"/bundles/*; do
   # The plain kernel (the manifest's; the IR reference is NAME_reference), its third launch.
   kernel=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['kernel'])" "$b/manifest.json")
   timeout 600 "$NCU" --clock-control none --kernel-name-base function --kernel-name "regex:^$kernel\$" \
-    --launch-skip 2 --launch-count 1 --set full --import-source no -f -o "$OUT/$name" \
+    --launch-skip 2 --launch-count 1 "${WHAT[@]}" -f -o "$OUT/$name" \
     "$DIR/stagecraft-run" "$b" --reps 3 --warmup 1 --untimed > "$OUT/$name.ncu.log" 2>&1
   if [ -f "$OUT/$name.ncu-rep" ]; then
     "$NCU" -i "$OUT/$name.ncu-rep" --page details --csv > "$OUT/$name.details.csv" 2>&1
     "$NCU" -i "$OUT/$name.ncu-rep" --page raw --csv > "$OUT/$name.raw.csv" 2>&1
-    "$NCU" -i "$OUT/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/$name.source.csv" 2>&1
+    [ -n "${CLOCKS:-}" ] ||
+      "$NCU" -i "$OUT/$name.ncu-rep" --page source --csv --print-source sass > "$OUT/$name.source.csv" 2>&1
     rm -f "$OUT/$name.ncu-rep"
   fi
   grep -v "^{" "$OUT/$name.ncu.log" | tail -3
