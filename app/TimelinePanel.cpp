@@ -100,8 +100,9 @@ void header(AppState &app, TimelineUi &ui) {
   if (p.ok) {
     ImGui::TextColored(toVec4(colors::text), "predicted");
     ImGui::SameLine();
-    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s, %lld CTA/SM, %.1f waves%s",
-                        formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops,
+    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s at %.2f GHz, %lld CTA/SM, %.1f "
+                        "waves%s",
+                        formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops, p.clockGHz,
                         static_cast<long long>(p.ctasPerSM), p.waves, at.c_str());
     if (ImGui::IsItemHovered()) {
       std::string tip = p.boundAndSourcesText();

@@ -81,9 +81,9 @@ struct HopperModel {
   /// (rms) of them, 0.09 for the worst (the row-major persistent GEMM, 1.42).
   /// clockMaxGHz 0: one clock, clockGHz, for every kernel.
   double clockMaxGHz = 0;
-  double clockFullTensorGHz = 1.603;
-  double tensorBusyAtClockMax = 0.662;
-  double clockDramPowerPerTBps = 0.0375;
+  double clockFullTensorGHz = 1.608;
+  double tensorBusyAtClockMax = 0.666;
+  double clockDramPowerPerTBps = 0.0385;
   /// Achieved fraction of the peak wgmma rate.
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes

@@ -240,8 +240,11 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
                                          const ScheduleReport &report,
                                          const KernelCosts &costs, const HopperModel &model,
                                          const SimOptions &options) {
-  if (model.clockMaxGHz <= 0)
-    return predictAtClock(g, schedule, report, costs, model, options);
+  if (model.clockMaxGHz <= 0) {
+    Prediction p = predictAtClock(g, schedule, report, costs, model, options);
+    p.clockGHz = model.clockGHz;
+    return p;
+  }
   // The power clock: from the highest clock, each run's tensor-pipe
   // activity sets the next run's clock. A lower clock leaves the memory
   // side (fixed in ns) relatively faster, so the pipe only gets busier and
@@ -260,6 +263,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     f = next;
     p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
   }
+  p.clockGHz = f;
   if (p.ok)
     p.notes.push_back(formatv("SM clock {0:F2} GHz: the tensor cores busy {1:F0}% of the launch, "
                               "the DRAM moving {2:F2} TB/s (the power cap's clock, {3:F2} GHz at "

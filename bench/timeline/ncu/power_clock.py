@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The timeline model's power clock, measured: the SM clock Nsight Compute saw against the
-tensor pipe's busy fraction, over every kernel of the given ncu results folders.
+tensor pipe's busy fraction and the DRAM's traffic, over every kernel of the given ncu results
+folders.
 
   python3 bench/timeline/ncu/power_clock.py bench/results/ncu-*-h100-*
 
-Under the H100's 700 W cap the SM clock falls as the tensor pipe gets busier (the L2's clock
-stays put). The model (core/Timeline/CostModel.h, clock_max_ghz, clock_full_tensor_ghz,
-tensor_busy_at_clock_max) takes the power as f x (a + b u) at a cap: f = min(f_max, 1 / (a + b u)).
-This script takes f_max as the median clock of the kernels under half busy, fits a and b by least
-squares, and prints the three parameters and every kernel's clock beside the curve's (with its
-DRAM traffic: what the curve leaves out).
+Under the H100's 700 W cap the SM clock falls as the tensor pipe gets busier and as the DRAM moves
+more bytes (the L2's clock stays put). The model (core/Timeline/CostModel.h: clock_max_ghz,
+clock_full_tensor_ghz, tensor_busy_at_clock_max, clock_dram_power_per_tbps) takes the power as
+f x (a + b u) + c D at a cap: f = min(f_max, (1 - c D) / (a + b u)), u the tensor pipe's busy
+fraction, D the DRAM's TB/s (read and write). This script takes f_max as the median clock of the
+kernels under half busy with little DRAM traffic, fits a, b and c by least squares (a grid,
+refined), and prints the model's parameters and every kernel's clock beside the curve's.
 """
 import csv
 import io
@@ -54,18 +56,22 @@ def points(folders):
     return out
 
 
+def curve(fmax, a, b, c, p):
+    return min(fmax, (1 - c * p["dram"]) / (a + b * p["u"]))
+
+
 def fit(pts):
-    fmax = statistics.median(p["f"] for p in pts if p["u"] < 0.5)
-    best = None
-    for ai in range(2000, 5000, 2):
-        a = ai / 10000
-        for bi in range(500, 6000, 5):
-            b = bi / 10000
-            e = sum((min(fmax, 1 / (a + b * p["u"])) - p["f"]) ** 2 for p in pts)
-            if best is None or e < best[0]:
-                best = (e, a, b)
-    _, a, b = best
-    return fmax, a, b
+    fmax = statistics.median(p["f"] for p in pts if p["u"] < 0.5 and p["dram"] < 0.5)
+    err = lambda a, b, c: sum((curve(fmax, a, b, c, p) - p["f"]) ** 2 for p in pts)
+    # A coarse grid, then two finer ones around its best.
+    best = min(((a / 100, b / 100, c / 1000) for a in range(20, 60, 2) for b in range(5, 50, 2)
+                for c in range(0, 100, 5)), key=lambda x: err(*x))
+    for step in (0.01, 0.002):
+        a0, b0, c0 = best
+        best = min(((a0 + i * step, b0 + j * step, max(0.0, c0 + k * step / 4))
+                    for i in range(-3, 4) for j in range(-3, 4) for k in range(-3, 4)),
+                   key=lambda x: err(*x))
+    return fmax, best, (err(*best) / len(pts)) ** 0.5
 
 
 def main():
@@ -73,18 +79,15 @@ def main():
     if not folders:
         sys.exit(__doc__)
     pts = points(folders)
-    # The curve is the tensor pipe's: kernels whose DRAM traffic is far above the rest's (the
-    # row-major persistent GEMM's 2.2 TB/s) are shown, not fitted.
-    fitted = [p for p in pts if p["dram"] < 2.0]
-    fmax, a, b = fit(fitted)
-    print(f"{len(pts)} kernels ({len(pts) - len(fitted)} with over 2 TB/s of DRAM traffic not fitted); "
-          f"L2 clock {min(p['l2'] for p in pts):.3f}-{max(p['l2'] for p in pts):.3f} GHz")
+    fmax, (a, b, c), rms = fit(pts)
+    print(f"{len(pts)} kernels; L2 clock {min(p['l2'] for p in pts):.3f}-{max(p['l2'] for p in pts):.3f} GHz")
+    print(f"f = min({fmax:.3f}, (1 - {c:.4f} D) / ({a:.3f} + {b:.3f} u)) GHz, {rms:.3f} GHz rms")
     print(f"clock_max_ghz {fmax:.3f}  clock_full_tensor_ghz {1 / (a + b):.3f}  "
-          f"tensor_busy_at_clock_max {(1 / fmax - a) / b:.3f}")
-    print("\n| kernel | tensor busy | SM GHz | curve | DRAM TB/s |\n|---|---|---|---|---|")
+          f"tensor_busy_at_clock_max {(1 / fmax - a) / b:.3f}  clock_dram_power_per_tbps {c:.4f}")
+    print("\n| kernel | tensor busy | DRAM TB/s | SM GHz | curve |\n|---|---|---|---|---|")
     for p in sorted(pts, key=lambda p: p["u"]):
-        c = min(fmax, 1 / (a + b * p["u"]))
-        print(f"| {p['kernel']} | {100 * p['u']:.1f}% | {p['f']:.3f} | {c:.3f} | {p['dram']:.2f} |")
+        print(f"| {p['kernel']} | {100 * p['u']:.1f}% | {p['dram']:.2f} | {p['f']:.3f} | "
+              f"{curve(fmax, a, b, c, p):.3f} |")
 
 
 if __name__ == "__main__":
