@@ -771,6 +771,8 @@ def evaluate(rows, preds, noise_level=0.0):
         r["pred_us"] = p["total_us"]
         r["pred_tflops"] = r["flops"] / p["total_us"] / 1e6
         r["bound"] = p["bound"]
+        r["pred_dram_tbps"] = p.get("dram_tbps")
+        r["pred_clock_ghz"] = p.get("sm_clock_ghz")
         key = (r["lowering"], r["folder"], r["device"], r["asset"], r["size"])
         groups.setdefault(key, []).append(r)
     table = []
@@ -1029,7 +1031,7 @@ def main():
                 for r in g["rows"]:
                     f.write(json.dumps({k: r[k] for k in ("lowering", "folder", "device", "asset", "variant",
                                                           "size", "measured_tflops", "pred_tflops", "bound",
-                                                          "runs")}) + "\n")
+                                                          "pred_clock_ghz", "pred_dram_tbps", "runs")}) + "\n")
 
 
 if __name__ == "__main__":

@@ -243,6 +243,8 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   if (model.clockMaxGHz <= 0) {
     Prediction p = predictAtClock(g, schedule, report, costs, model, options);
     p.clockGHz = model.clockGHz;
+    if (p.ok)
+      p.dramTBps = launchDramTBps(p, costs, model);
     return p;
   }
   // The power clock: from the highest clock, each run's tensor-pipe
@@ -264,6 +266,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
   }
   p.clockGHz = f;
+  p.dramTBps = dram;
   if (p.ok)
     p.notes.push_back(formatv("SM clock {0:F2} GHz: the tensor cores busy {1:F0}% of the launch, "
                               "the DRAM moving {2:F2} TB/s (the power cap's clock, {3:F2} GHz at "

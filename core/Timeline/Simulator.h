@@ -97,6 +97,9 @@ struct Prediction {
   /// The SM clock its cycles were converted at (GHz): the model's one clock,
   /// or the power clock's for this launch (CostModel.h, clockMaxGHz).
   double clockGHz = 0;
+  /// The DRAM's traffic over the launch (TB/s): the loop's loads at the first
+  /// wave's miss fractions, at least the launch's distinct bytes.
+  double dramTBps = 0;
   /// Per load unit of the loop, the part of its bytes from DRAM (boxes no
   /// other CTA of the first wave loads), the rest L2 hits; and the part the
   /// SM beside it on its TPC loads too (LoadSharing.h). -1 when its boxes

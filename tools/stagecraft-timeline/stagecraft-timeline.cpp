@@ -156,6 +156,7 @@ json::Object predictionJson(const timeline::Prediction &p) {
   o["ctas"] = p.ctas;
   o["waves"] = p.waves;
   o["sm_clock_ghz"] = p.clockGHz;
+  o["dram_tbps"] = p.dramTBps;
   o["trip"] = p.shownTrip;
   json::Object dram, tpc;
   auto fraction = [](double f) { return f < 0 ? json::Value(nullptr) : json::Value(f); };

@@ -26,6 +26,7 @@ TENSOR = "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"
 SM = "sm__cycles_elapsed.avg.per_second"
 L2 = "lts__cycles_elapsed.avg.per_second"
 DRAM = ("dram__bytes_read.sum.per_second", "dram__bytes_write.sum.per_second")
+DURATION = "gpu__time_duration.sum"
 
 
 def tb_per_s(m, key):
@@ -35,6 +36,14 @@ def tb_per_s(m, key):
         return 0.0
     unit = m.get("unit:" + key, "Tbyte/s")
     return v * {"Tbyte/s": 1, "Gbyte/s": 1e-3, "Mbyte/s": 1e-6}.get(unit, 1)
+
+
+def seconds(m, key):
+    v = m.get(key)
+    if not isinstance(v, float):
+        return 0.0
+    return v * {"s": 1, "ms": 1e-3, "us": 1e-6, "usecond": 1e-6, "msecond": 1e-3, "nsecond": 1e-9,
+                "ns": 1e-9}.get(m.get("unit:" + key, "ms"), 1e-3)
 
 
 def points(folders):
@@ -52,7 +61,7 @@ def points(folders):
                 continue
             out.append({"kernel": f"{os.path.basename(d.rstrip('/'))}/{n[:-len('.raw.csv')]}",
                         "u": m[TENSOR] / 100, "f": m[SM], "l2": m.get(L2, 0.0),
-                        "dram": sum(tb_per_s(m, k) for k in DRAM)})
+                        "dram": sum(tb_per_s(m, k) for k in DRAM), "duration_s": seconds(m, DURATION)})
     return out
 
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The DRAM traffic the timeline model expects against what Nsight Compute counted, per kernel of
+the ncu results folders, in bytes a flop (so a clock or a bound the model gets wrong does not
+enter it).
+
+  python3 bench/timeline/calibrate.py --rows /tmp/rows.jsonl          # the model's (pred_dram_tbps)
+  python3 bench/timeline/ncu/dram_traffic.py /tmp/rows.jsonl bench/results/ncu-*-h100-*
+
+The model's traffic (Prediction::dramTBps) is the loop's loads at the first wave's miss fractions
+(the boxes no other CTA of the first wave loads), at least the launch's distinct bytes: it knows
+no L2 capacity and no drift of the CTAs sharing a box. The power clock (CostModel.h) takes its
+DRAM share from it.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from power_clock import points  # noqa: E402
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rows = [json.loads(l) for l in open(sys.argv[1])]
+    folders = sys.argv[2:]
+    measured = {p["kernel"]: p for p in points(folders)}
+    runs = {}
+    for d in folders:
+        for line in open(os.path.join(d, "results.jsonl")):
+            r = json.loads(line)
+            runs[f"{os.path.basename(d.rstrip('/'))}/{os.path.basename(r['bundle'].rstrip('/'))}"] = r
+    print("| kernel | TFLOP/s measured / predicted | DRAM bytes a kflop: measured | predicted | ratio |")
+    print("|---|---|---|---|---|")
+    ratios = []
+    for r in rows:
+        if not r["folder"].startswith("ncu-") or not r.get("pred_dram_tbps"):
+            continue
+        name = next((k for k in measured if k.split("/")[0] == r["folder"] and
+                     (k.split("/")[1] == r["variant"] or
+                      (k.split("/")[1].endswith("--" + r["variant"].replace(":", "")) and r["asset"] in k))),
+                    None)
+        if not name or name not in runs:
+            continue
+        m, run = measured[name], runs[name]
+        # ncu's launch: its DRAM rate over its own duration; flops from the runner.
+        meas = m["dram"] * 1e12 * m["duration_s"] / run["flops"] * 1e3
+        pred = r["pred_dram_tbps"] / r["pred_tflops"] * 1e3
+        ratios.append(meas / pred)
+        print(f"| {name} | {r['measured_tflops']:.0f} / {r['pred_tflops']:.0f} | {meas:.2f} | {pred:.2f} | "
+              f"{meas / pred:.2f} |")
+    if ratios:
+        ratios.sort()
+        print(f"\n{len(ratios)} kernels: measured over predicted bytes a flop, median "
+              f"{ratios[len(ratios) // 2]:.2f}, {ratios[0]:.2f}-{ratios[-1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
