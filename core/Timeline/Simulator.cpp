@@ -47,6 +47,7 @@ std::optional<std::pair<int64_t, int64_t>> steadyWindow(int64_t n) {
 struct DramShare {
   std::vector<Prediction::LoadSource> sources;
   double rate = 0;
+  double missedBytes = 0; // per iteration of the loop, of the boxes evaluated
 };
 DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t ctas,
                     int64_t slots) {
@@ -64,6 +65,7 @@ DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t 
         missedBytes += static_cast<double>(f.bytes) * *miss;
       }
   }
+  out.missedBytes = missedBytes;
   if (missedBytes > 0) {
     double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, ctas));
     double hbmPerCycle = model.dramEfficiency * model.hbmBytesPerSecond / (model.clockGHz * 1e9);
@@ -201,7 +203,8 @@ Prediction predictAtClock(const LoopGraph &g, const Schedule &schedule,
 
 /// The tensor pipe's busy fraction over a predicted launch: its dots'
 /// tensor-core cycles over every SM's cycles of the launch.
-double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const HopperModel &model) {
+double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const HopperModel &model,
+                        double smGHz) {
   double flops = 0, cycles = 0;
   for (const UnitWork &w : costs.units)
     for (const DotWork &d : w.dots) {
@@ -210,7 +213,7 @@ double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const Hop
     }
   if (flops <= 0 || p.totalNs <= 0)
     return 0;
-  double smCycles = p.totalNs * model.clockGHz * static_cast<double>(model.sms);
+  double smCycles = p.totalNs * smGHz * static_cast<double>(model.sms);
   return p.flops * (cycles / flops) / smCycles;
 }
 
@@ -220,18 +223,15 @@ double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const Hop
 double launchDramTBps(const Prediction &p, const KernelCosts &costs, const HopperModel &model) {
   if (p.totalNs <= 0)
     return 0;
-  double flopsPerIteration = 0, missedPerIteration = 0;
-  int64_t wave = std::min<int64_t>(p.ctas, model.sms * std::max<int64_t>(1, p.ctasPerSM));
-  for (const UnitWork &w : costs.units) {
+  double flopsPerIteration = 0;
+  for (const UnitWork &w : costs.units)
     for (const DotWork &d : w.dots)
       flopsPerIteration += d.flops();
-    for (const LoadFootprint &f : w.footprints)
-      if (std::optional<double> miss = boxMissFraction(f, wave))
-        missedPerIteration += static_cast<double>(f.bytes) * *miss;
-  }
+  double missed = dramShare(costs, model, p.ctas, model.sms * std::max<int64_t>(1, p.ctasPerSM))
+                      .missedBytes;
   double bytes = costs.dramBytes;
   if (flopsPerIteration > 0)
-    bytes = std::max(bytes, p.flops * missedPerIteration / flopsPerIteration);
+    bytes = std::max(bytes, p.flops * missed / flopsPerIteration);
   return bytes / p.totalNs / 1e3; // bytes a ns = GB/s
 }
 } // namespace
@@ -248,16 +248,16 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     return p;
   }
   // The power clock: from the highest clock, each run's tensor-pipe
-  // activity sets the next run's clock. A lower clock leaves the memory
-  // side (fixed in ns) relatively faster, so the pipe only gets busier and
-  // the clocks fall towards the highest fixed point; a few runs settle it
-  // within 5 MHz.
+  // activity and DRAM traffic set the next run's clock. A lower clock leaves
+  // the memory side (fixed in ns) relatively faster, so the pipe only gets
+  // busier and the clocks fall towards the highest fixed point; a few runs
+  // settle it within 5 MHz.
   constexpr int kClockRuns = 4;
   double f = model.clockMaxGHz;
   Prediction p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
   double u = 0, dram = 0;
   for (int run = 1; p.ok; ++run) {
-    u = launchTensorBusy(p, costs, model.atSmClock(f));
+    u = launchTensorBusy(p, costs, model, f);
     dram = launchDramTBps(p, costs, model);
     double next = model.powerClockGHz(u, dram);
     if (std::abs(next - f) < 0.005 || run == kClockRuns)
