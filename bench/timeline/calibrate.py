@@ -487,6 +487,14 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=asset, ir=rastered_ir(asset, raster), variant=raster,
                              size=size_label(sizes), schedule=None, sizes=sizes)
+            elif (base.startswith("sweep-") and base.count("--") in (1, 2) and r.get("problem")
+                  and re.fullmatch(r"(ws|single)-ahead\d-wait\d", base.split("--")[1])):
+                # bench/timeline/ncu/dram-prepare.sh: a GEMM asset under bench/gemm/sweep.py's
+                # schedule, at its default size or the one the name ends in.
+                asset, name = base[len("sweep-"):].split("--")[:2]
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=asset, variant=name, size=size_label(sizes), sizes=sizes,
+                             schedule=gemm_variant_schedule(asset, name))
             elif base.count("--") == 2:  # bench/attention/sweep.py
                 asset, sname, size = base.split("--")
                 sizes = None

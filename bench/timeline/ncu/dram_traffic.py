@@ -19,6 +19,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from power_clock import points  # noqa: E402
 
 
+def size_of(run):
+    """A run's sizes as calibrate.py labels them (M8192xN8192xK8192, B4xH16xS8192), or None."""
+    p = {k: v for k, v in (run.get("problem") or {}).items() if isinstance(v, int)}
+    if not p:
+        return None
+    order = "MNKBHS"
+    return "x".join(f"{k}{p[k]}" for k in sorted(p, key=lambda k: (order.index(k) if k in order else 6, k)))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -36,9 +45,10 @@ def main():
     for r in rows:
         if not r["folder"].startswith("ncu-") or not r.get("pred_dram_tbps"):
             continue
-        name = next((k for k in measured if k.split("/")[0] == r["folder"] and
+        name = next((k for k in measured if k.split("/")[0] == r["folder"] and k in runs
+                     and size_of(runs[k]) in (r["size"], None) and
                      (k.split("/")[1] == r["variant"] or
-                      (k.split("/")[1].endswith("--" + r["variant"].replace(":", "")) and r["asset"] in k))),
+                      ("--" + r["variant"].replace(":", "")) in k.split("/")[1] and r["asset"] in k)),
                     None)
         if not name or name not in runs:
             continue
