@@ -7,6 +7,8 @@
 # OUT/NAME.source.csv and OUT/device.txt.
 # CLOCKS=1: only the clocks, the tensor pipe and the memory side's traffic (CLOCK_METRICS, one
 # pass a kernel: seconds, not minutes, so a survey of many bundles fits a call), no source page.
+# LAUNCHES=N: profile N launches from the third on (one row each in NAME.raw.csv; default 1), to
+# see whether a kernel's launches differ (two modes).
 set -u -o pipefail
 DIR=$(cd "${1:?DIR}" && pwd)
 OUT=${2:?OUT}
@@ -27,8 +29,8 @@ for b in "$DIR"/bundles/*; do
   # The plain kernel (the manifest's; the IR reference is NAME_reference), its third launch.
   kernel=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['kernel'])" "$b/manifest.json")
   timeout 600 "$NCU" --clock-control none --kernel-name-base function --kernel-name "regex:^$kernel\$" \
-    --launch-skip 2 --launch-count 1 "${WHAT[@]}" -f -o "$OUT/$name" \
-    "$DIR/stagecraft-run" "$b" --reps 3 --warmup 1 --untimed > "$OUT/$name.ncu.log" 2>&1
+    --launch-skip 2 --launch-count "${LAUNCHES:-1}" "${WHAT[@]}" -f -o "$OUT/$name" \
+    "$DIR/stagecraft-run" "$b" --reps $((2 + ${LAUNCHES:-1})) --warmup 1 --untimed > "$OUT/$name.ncu.log" 2>&1
   if [ -f "$OUT/$name.ncu-rep" ]; then
     "$NCU" -i "$OUT/$name.ncu-rep" --page details --csv > "$OUT/$name.details.csv" 2>&1
     "$NCU" -i "$OUT/$name.ncu-rep" --page raw --csv > "$OUT/$name.raw.csv" 2>&1

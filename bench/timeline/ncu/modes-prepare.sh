@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Build machine: the kernels whose profiled launch ran much longer than the runner's median in
+# bench/results/ncu-clocks-h100-2026-11-27 (the column rasters), beside their row rasters and
+# the 128x128 GEMM with its loads three and four ahead, for several launches each under Nsight
+# Compute: whether a kernel's launches have two modes (and two DRAM traffics).
+#   bash bench/timeline/ncu/modes-prepare.sh                                          # .dev/ncu-modes
+#   GPU host: CLOCKS=1 LAUNCHES=6 bash bench/timeline/ncu/ncu-on-gpu.sh .dev/ncu-modes OUT
+set -euo pipefail
+. "$(dirname "$0")/../prepare-lib.sh"
+fresh_dev ncu-modes
+mkdir -p "$DEV/ir"
+for a in gemm gemm_128x128; do
+  for r in rows columns; do
+    bash "$ROOT/bench/timeline/tpc-raster/raster-ir.sh" "$a" "$r" "$DEV/ir/$a-$r.mlir"
+    bundle "$DEV/ir/$a-$r.mlir" "$DEV/bundles/raster-$a--$r"
+  done
+done
+for s in ws-ahead3-wait1 ws-ahead4-wait0; do
+  bundle "$ROOT/assets/gemm_128x128.mlir" "$DEV/bundles/sched-gemm_128x128--$s" \
+    --schedule "$ROOT/bench/timeline/schedules/gemm_128x128--$s.json"
+done
+cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
+du -sh "$DEV"
