@@ -60,12 +60,12 @@ struct HopperModel {
   }
 
   // --- Fitted (bench/timeline/calibrate.py); global, never per kernel.
-  /// The SM clock the cycles below are converted to time at (GHz). With the
-  /// power clock off (clockMaxGHz 0) every kernel runs at it; with it on it
-  /// is the reference the memory side's rates are given at: the L2 and DRAM
-  /// have their own clock (the H100's L2 at 1.707 GHz in every profiled
-  /// kernel, whatever the SM's), so those rates are fixed in bytes a ns and
-  /// atSmClock rescales them per SM cycle.
+  /// The reference clock (GHz, not searched) the memory side's rates below
+  /// are given in cycles of: the L2 and DRAM have their own clock (the
+  /// H100's L2 at 1.707 GHz in every profiled kernel, whatever the SM's), so
+  /// those rates are fixed in bytes a ns and atSmClock rescales them to the
+  /// SM clock the power clock picks. With the power clock off (clockMaxGHz
+  /// 0) every kernel runs at this clock.
   double clockGHz = 1.75;
   /// The power clock (measured, not fitted: Nsight Compute's SM clock of 50
   /// kernels, bench/timeline/ncu/power_clock.py over bench/results/ncu-*-
@@ -79,8 +79,9 @@ struct HopperModel {
   /// 1.50-1.58 for the GEMMs at 90-98% and 1.2-2.0 TB/s, 1.60-1.77 for
   /// GEMMs at 43-65% busy and 2.2-2.9 TB/s; the curve is within 0.024 GHz
   /// (rms) of them, 0.09 for the worst (the row-major persistent GEMM, 1.42).
-  /// clockMaxGHz 0: one clock, clockGHz, for every kernel.
-  double clockMaxGHz = 0;
+  /// clockMaxGHz 0: one clock, clockGHz, for every kernel (the model until
+  /// 2026-11-27; docs/timeline.md, the clock).
+  double clockMaxGHz = 1.797;
   double clockFullTensorGHz = 1.608;
   double tensorBusyAtClockMax = 0.666;
   double clockDramPowerPerTBps = 0.0385;
@@ -88,17 +89,19 @@ struct HopperModel {
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once, for bytes the SM beside it
-  /// does not load too (LoadSharing.h; measured alone on the H100: 31.5).
-  double loadBytesPerCycle = 29.26;
+  /// does not load too (LoadSharing.h; measured alone on the H100: 31.5
+  /// at the reference clock, 55 B/ns; with every SM streaming 62-65 B/ns).
+  double loadBytesPerCycle = 33.16;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
-  double loadBytesPerCycleMax = 87.86;
-  /// TMA load latency beyond the transfer itself (cycles).
-  double loadLatencyCycles = 622.2;
+  double loadBytesPerCycleMax = 66.32;
+  /// TMA load latency beyond the transfer itself (cycles of the reference
+  /// clock).
+  double loadLatencyCycles = 750.5;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
-  double syncLatencyCycles = 89.11;
+  double syncLatencyCycles = 121.8;
   /// Register math issues at this fraction of the issue slots' rate
   /// (dependency chains, register moves, predication, address math), and a
   /// stream with cross-lane reductions runs its pipes at it too.
@@ -107,7 +110,7 @@ struct HopperModel {
   /// reaches in a stream without cross-lane reductions, element-wise math
   /// with independent work for every element (sigmoid attention's MUFU on
   /// the H100). 0: as mathEfficiency.
-  double pipeEfficiency = 1.0;
+  double pipeEfficiency = 0.9394;
   /// While register math and wgmma run on the same SM at once, each slows
   /// down by this fraction (both use the register file: accumulators and
   /// register-sourced operands on one side, ALU operands on the other).

@@ -28,6 +28,7 @@ namespace {
 HopperModel roundModel() {
   HopperModel m;
   m.clockGHz = 1.0;
+  m.clockMaxGHz = 0; // one clock: the power clock has its own tests
   m.sms = 1;
   m.loadBytesPerCycle = 1.0;
   m.loadBytesPerCycleMax = 1.0; // no larger share when SMs are idle
@@ -115,6 +116,7 @@ Prediction runBoxes(const HopperModel &m, int64_t ctas, std::vector<uint64_t> bo
 TEST(TimelineSim, PowerClockFallsWithTheTensorPipesBusyFraction) {
   HopperModel m;
   m.clockGHz = 1.75;
+  m.clockMaxGHz = 0;
   EXPECT_EQ(m.powerClockGHz(0.9), 1.75); // off: the one clock
   m.clockMaxGHz = 1.8;
   m.clockFullTensorGHz = 1.5;
