@@ -89,8 +89,9 @@ struct HopperModel {
   double tensorEfficiency = 0.9692;
   /// Per-SM share of the L2 -> shared memory bandwidth of TMA loads (bytes
   /// per cycle), when every SM streams at once, for bytes the SM beside it
-  /// does not load too (LoadSharing.h; measured alone on the H100: 31.5
-  /// at the reference clock, 55 B/ns; with every SM streaming 62-65 B/ns).
+  /// does not load too (LoadSharing.h; measured on the H100: 31.5 bytes an
+  /// SM cycle, 58 B/ns, bulk copies; 62-65 B/ns, tensor copies of L2 hits
+  /// with every SM streaming). In cycles of the reference clockGHz.
   double loadBytesPerCycle = 33.16;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
