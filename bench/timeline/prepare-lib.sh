@@ -5,6 +5,9 @@
 #   fresh_dev NAME       # DEV=$ROOT/.dev/NAME, emptied, with DEV/bundles
 #   generate_variants    # VARS: a folder of the variants' IR files
 #   bundle IR BUNDLE [stagecraft-compile options...]   # compile-bundle.sh
+#   raster_bundle ASSET RASTER   # DEV/bundles/raster-ASSET--RASTER (bench/timeline/tpc-raster)
+#   sched_bundle ASSET NAME      # DEV/bundles/sched-ASSET--NAME (bench/timeline/schedules)
+#   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
 # and S (the assets' schedules), HOLD (Triton's second form with MMA1 held), BIG (the generated
 # attention variants' long size at head dim 64: B4 H32 S8192).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,3 +24,27 @@ bundle() { bash "$ROOT/bench/timeline/compile-bundle.sh" "$@"; }
 S=$ROOT/assets/schedules
 HOLD=$S/attention_cp_dot1_s3_hold.json
 BIG=(--size=B=4 --size=H=32 --size=S=8192)
+raster_bundle() {
+  mkdir -p "$DEV/ir"
+  bash "$ROOT/bench/timeline/tpc-raster/raster-ir.sh" "$1" "$2" "$DEV/ir/$1-$2.mlir"
+  bundle "$DEV/ir/$1-$2.mlir" "$DEV/bundles/raster-$1--$2"
+}
+sched_bundle() {
+  bundle "$ROOT/assets/$1.mlir" "$DEV/bundles/sched-$1--$2" \
+    --schedule "$ROOT/bench/timeline/schedules/$1--$2.json"
+}
+# The persistent GEMMs with their program id permuted (bench/timeline/cta-placement):
+# ASSET:ORDER:PERM, every round the same tiles, only which CTAs share a panel changing.
+PLACEMENTS=(persistent_gemm:row-major:id persistent_gemm:row-major:scatter
+            persistent_gemm:grouped:4:id persistent_gemm:grouped:4:interleave
+            persistent_gemm:grouped:4:scatter
+            persistent_gemm_pingpong:row-major:id persistent_gemm_pingpong:row-major:scatter
+            persistent_gemm_pingpong:grouped:8:id persistent_gemm_pingpong:grouped:8:scatter)
+placed_ir() {
+  local asset=${1%%:*} rest=${1#*:}
+  local perm=${rest##*:} order=${rest%:*}
+  local name=place-$asset--${order/:/}--$perm
+  mkdir -p "$DEV/ir"
+  bash "$ROOT/bench/timeline/cta-placement/permuted-ir.sh" "$asset" "$perm" "$order" "$DEV/ir/$name.mlir" >&2
+  echo "$name"
+}

@@ -13,23 +13,14 @@
 #   bench/timeline/cta-placement/prepare.sh
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/cta-placement "$OUT"
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
-DEV=$ROOT/.dev/cta-placement
-rm -rf "$DEV" && mkdir -p "$DEV/bundles" "$DEV/ir"
+. "$(dirname "$0")/../prepare-lib.sh"
+fresh_dev cta-placement
 : > "$DEV/predicted.txt"
 
-for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
-            persistent_gemm:grouped:4:id persistent_gemm:grouped:4:interleave \
-            persistent_gemm:grouped:4:scatter \
-            persistent_gemm_pingpong:row-major:id persistent_gemm_pingpong:row-major:scatter \
-            persistent_gemm_pingpong:grouped:8:id persistent_gemm_pingpong:grouped:8:scatter; do
-  asset=${spec%%:*} rest=${spec#*:}
-  perm=${rest##*:} order=${rest%:*}
-  name=place-$asset--${order/:/}--$perm
-  ir=$DEV/ir/$name.mlir
-  "$(dirname "$0")/permuted-ir.sh" "$asset" "$perm" "$order" "$ir"
-  "$(dirname "$0")/../compile-bundle.sh" "$ir" "$DEV/bundles/$name"
-  { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$ir" 2>&1 | head -3; } >> "$DEV/predicted.txt"
+for spec in "${PLACEMENTS[@]}"; do
+  name=$(placed_ir "$spec")
+  bundle "$DEV/ir/$name.mlir" "$DEV/bundles/$name"
+  { echo "== $name"; "$ROOT/build/bin/stagecraft-timeline" "$DEV/ir/$name.mlir" 2>&1 | head -3; } >> "$DEV/predicted.txt"
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 cat "$DEV/predicted.txt"

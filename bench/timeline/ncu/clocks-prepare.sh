@@ -15,17 +15,10 @@ for a in persistent_gemm persistent_gemm_pingpong persistent_attention_fwd_d128;
     bundle "$ROOT/assets/$a.mlir" "$DEV/bundles/order-$a--${o/:/}" --tile-order "$o"
   done
 done
-mkdir -p "$DEV/ir"
 for a in gemm gemm_128x128; do
-  for r in rows columns apart; do
-    bash "$ROOT/bench/timeline/tpc-raster/raster-ir.sh" "$a" "$r" "$DEV/ir/$a-$r.mlir"
-    bundle "$DEV/ir/$a-$r.mlir" "$DEV/bundles/raster-$a--$r"
-  done
+  for r in rows columns apart; do raster_bundle "$a" "$r"; done
 done
-for s in ws-ahead3-wait1 ws-ahead4-wait0; do
-  bundle "$ROOT/assets/gemm_128x128.mlir" "$DEV/bundles/sched-gemm_128x128--$s" \
-    --schedule "$ROOT/bench/timeline/schedules/gemm_128x128--$s.json"
-done
+for s in ws-ahead3-wait1 ws-ahead4-wait0; do sched_bundle gemm_128x128 "$s"; done
 bundle "$ROOT/assets/fp8_gemm.mlir" "$DEV/bundles/fp8_gemm"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

@@ -11,16 +11,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev ncu-dram
-mkdir -p "$DEV/ir" "$DEV/schedules"
-for spec in persistent_gemm:row-major:id persistent_gemm:row-major:scatter \
-            persistent_gemm:grouped:4:id persistent_gemm:grouped:4:interleave \
-            persistent_gemm:grouped:4:scatter \
-            persistent_gemm_pingpong:row-major:id persistent_gemm_pingpong:row-major:scatter \
-            persistent_gemm_pingpong:grouped:8:id persistent_gemm_pingpong:grouped:8:scatter; do
-  asset=${spec%%:*} rest=${spec#*:}
-  perm=${rest##*:} order=${rest%:*}
-  name=place-$asset--${order/:/}--$perm
-  bash "$ROOT/bench/timeline/cta-placement/permuted-ir.sh" "$asset" "$perm" "$order" "$DEV/ir/$name.mlir"
+mkdir -p "$DEV/schedules"
+for spec in "${PLACEMENTS[@]}"; do
+  name=$(placed_ir "$spec")
   bundle "$DEV/ir/$name.mlir" "$DEV/bundles/$name"
 done
 # sweep-ASSET--(ws|single)-aheadN-waitW: bench/gemm/sweep.py's schedule (calibrate.py rebuilds it).

@@ -8,16 +8,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev ncu-modes
-mkdir -p "$DEV/ir"
 for a in gemm gemm_128x128; do
-  for r in rows columns; do
-    bash "$ROOT/bench/timeline/tpc-raster/raster-ir.sh" "$a" "$r" "$DEV/ir/$a-$r.mlir"
-    bundle "$DEV/ir/$a-$r.mlir" "$DEV/bundles/raster-$a--$r"
-  done
+  for r in rows columns; do raster_bundle "$a" "$r"; done
 done
-for s in ws-ahead3-wait1 ws-ahead4-wait0; do
-  bundle "$ROOT/assets/gemm_128x128.mlir" "$DEV/bundles/sched-gemm_128x128--$s" \
-    --schedule "$ROOT/bench/timeline/schedules/gemm_128x128--$s.json"
-done
+for s in ws-ahead3-wait1 ws-ahead4-wait0; do sched_bundle gemm_128x128 "$s"; done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
