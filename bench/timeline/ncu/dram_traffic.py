@@ -64,42 +64,49 @@ def launches(folder):
                   f"{m.get(SM, 0):.3f} | {m.get(TENSOR, 0):.1f}% | {tbps:.2f} | {per_kflop:.2f} |")
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--launches":
-        return launches(sys.argv[2])
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    rows = [json.loads(l) for l in open(sys.argv[1])]
-    folders = sys.argv[2:]
+def match(rows, folders):
+    """(calibration row, ncu point) for every row of an ncu folder whose bundle was profiled:
+    the bundle named as the row's variant, or ending in "--" + it, at the row's sizes."""
     measured = {p["kernel"]: p for p in points(folders)}
     runs = {}
     for d in folders:
         for line in open(os.path.join(d, "results.jsonl")):
             r = json.loads(line)
             runs[f"{os.path.basename(d.rstrip('/'))}/{os.path.basename(r['bundle'].rstrip('/'))}"] = r
-    # ncu's profiled launch is one launch: where it ran much longer or shorter than the runner's
-    # median (a kernel with two modes, the column rasters), its counts are that launch's.
-    print("| kernel | TFLOP/s measured / predicted | ncu's launch / the runner's median | "
-          "DRAM bytes a kflop: measured | predicted | ratio |")
-    print("|---|---|---|---|---|---|")
-    ratios = []
     for r in rows:
-        if not r["folder"].startswith("ncu-") or not r.get("pred_dram_tbps"):
+        if not r["folder"].startswith("ncu-"):
             continue
         name = next((k for k in measured if k.split("/")[0] == r["folder"] and k in runs
                      and size_of(runs[k]) in (r["size"], None) and
                      (k.split("/")[1] == r["variant"] or
                       ("--" + r["variant"].replace(":", "")) in k.split("/")[1] and r["asset"] in k)),
                     None)
-        if not name or name not in runs:
+        if name:
+            yield r, dict(measured[name], run=runs[name])
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--launches":
+        return launches(sys.argv[2])
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rows = [json.loads(l) for l in open(sys.argv[1])]
+    # ncu's profiled launch is one launch: where it ran much longer or shorter than the runner's
+    # median (a kernel with two modes, the column rasters), its counts are that launch's.
+    print("| kernel | TFLOP/s measured / predicted | ncu's launch / the runner's median | "
+          "DRAM bytes a kflop: measured | predicted | ratio |")
+    print("|---|---|---|---|---|---|")
+    ratios = []
+    for r, m in match(rows, sys.argv[2:]):
+        if not r.get("pred_dram_tbps"):
             continue
-        m, run = measured[name], runs[name]
+        run = m["run"]
         # ncu's launch: its DRAM rate over its own duration; flops from the runner.
         meas = m["dram"] * 1e12 * m["duration_s"] / run["flops"] * 1e3
         pred = r["pred_dram_tbps"] / r["pred_tflops"] * 1e3
         ratios.append(meas / pred)
         launch = m["duration_s"] * 1e6 / run["median_us"] if run.get("median_us") else float("nan")
-        print(f"| {name} | {r['measured_tflops']:.0f} / {r['pred_tflops']:.0f} | {launch:.2f} | {meas:.2f} | "
+        print(f"| {m['kernel']} | {r['measured_tflops']:.0f} / {r['pred_tflops']:.0f} | {launch:.2f} | {meas:.2f} | "
               f"{pred:.2f} | {meas / pred:.2f} |")
     if ratios:
         ratios.sort()

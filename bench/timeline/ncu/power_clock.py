@@ -4,6 +4,10 @@ tensor pipe's busy fraction and the DRAM's traffic, over every kernel of the giv
 folders.
 
   python3 bench/timeline/ncu/power_clock.py bench/results/ncu-*-h100-*
+  python3 bench/timeline/ncu/power_clock.py --rows ROWS.jsonl bench/results/ncu-*-h100-*
+
+--rows: the clock the model picked for each profiled run (calibrate.py --rows: pred_clock_ghz,
+from its own u and D) against the one Nsight Compute saw, instead of the fit.
 
 Under the H100's 700 W cap the SM clock falls as the tensor pipe gets busier and as the DRAM moves
 more bytes (the L2's clock stays put). The model (core/Timeline/CostModel.h: clock_max_ghz,
@@ -15,6 +19,7 @@ refined), and prints the model's parameters and every kernel's clock beside the 
 """
 import csv
 import io
+import json
 import os
 import statistics
 import sys
@@ -83,8 +88,29 @@ def fit(pts):
     return fmax, best, (err(*best) / len(pts)) ** 0.5
 
 
+def predicted_against_measured(rows_file, folders):
+    from dram_traffic import match  # noqa: E402 (it imports this module)
+    rows = [json.loads(l) for l in open(rows_file)]
+    out = []
+    for r, m in match(rows, folders):
+        if r.get("pred_clock_ghz"):
+            out.append((r["pred_clock_ghz"] - m["f"], m["kernel"], r["pred_clock_ghz"], m["f"]))
+    if not out:
+        sys.exit("no profiled run in the rows")
+    out.sort(key=lambda x: abs(x[0]))
+    errs = [abs(x[0]) for x in out]
+    print(f"{len(out)} profiled runs: the model's clock within {statistics.median(errs):.3f} GHz of "
+          f"ncu's at the median, {errs[int(0.9 * (len(errs) - 1))]:.3f} at the 90th percentile\n")
+    print("| kernel | model GHz | ncu GHz |\n|---|---|---|")
+    for _, k, p, f in out:
+        print(f"| {k} | {p:.3f} | {f:.3f} |")
+
+
 def main():
-    folders = [a for a in sys.argv[1:] if not a.startswith("-")]
+    args = sys.argv[1:]
+    if args[:1] == ["--rows"] and len(args) > 2:
+        return predicted_against_measured(args[1], args[2:])
+    folders = [a for a in args if not a.startswith("-")]
     if not folders:
         sys.exit(__doc__)
     pts = points(folders)
