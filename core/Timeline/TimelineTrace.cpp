@@ -58,6 +58,8 @@ trace::Document stagecraft::timeline::predictedTrace(const Prediction &p,
       trace::Arg::num("cta_us", p.ctaNs / 1000.0),
       trace::Arg::num("ctas_per_sm", static_cast<double>(p.ctasPerSM)),
       trace::Arg::num("waves", p.waves),
+      trace::Arg::num("sm_clock_ghz", p.clockGHz),
+      trace::Arg::num("dram_tbps", p.dramTBps),
       trace::Arg::num("trip_count_shown", static_cast<double>(p.shownTrip)),
   };
   for (const ResourceUse &r : p.utilization)
