@@ -542,9 +542,15 @@ def collect():
             elif base in generated_variants():
                 v = generated_variants()[base]
                 sched = json.load(open(v["schedule"])) if v.get("schedule") else None
+                # The sizes it ran at when the run says (a bundle compiled at other sizes,
+                # bench/timeline/ncu/heldout-prepare.sh), else the variant's own.
+                sizes = problem_sizes(r.get("problem")) or v["sizes"]
+                if sizes == v["sizes"]:
+                    sizes = v["sizes"]
                 entry.update(asset=variant_stem(base), ir=v["file"], variant=base,
-                             size="x".join(f"{k}{x}" for k, x in v["sizes"].items()),
-                             schedule=sched, sizes=v["sizes"])
+                             size=("x".join(f"{k}{x}" for k, x in sizes.items()) if sizes is v["sizes"]
+                                   else size_label(sizes)),
+                             schedule=sched, sizes=sizes)
             elif r.get("timeline_asset") and r.get("problem") and timeline_config(r["timeline_asset"]):
                 # bench/timeline/assets.py run: an (asset, schedule) of its sets, traced.
                 ir, sched = timeline_config(r["timeline_asset"])
@@ -600,12 +606,14 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
-            elif (folder.startswith("ncu-persistent-") and r.get("problem")
-                  and os.path.exists(os.path.join(ROOT, "assets", base + ".mlir"))):
-                # bench/timeline/ncu/persistent-prepare.sh: GEMM assets under their own
-                # schedules at their default sizes.
+            elif (folder.startswith(("ncu-persistent-", "ncu-heldout-")) and r.get("problem")
+                  and any(os.path.exists(os.path.join(ROOT, d, base + ".mlir")) for d in UNDER_OWN_SCHEDULE)):
+                # bench/timeline/ncu/persistent-prepare.sh and heldout-prepare.sh: assets (and
+                # bench/unseen's loops) under their own schedules, at the sizes the run says.
+                ir = next(os.path.join(ROOT, d, base + ".mlir") for d in UNDER_OWN_SCHEDULE
+                          if os.path.exists(os.path.join(ROOT, d, base + ".mlir")))
                 sizes = problem_sizes(r["problem"])
-                entry.update(asset=base, ir=asset_ir(base), variant=base, size=size_label(sizes),
+                entry.update(asset=base, ir=ir, variant=base, size=size_label(sizes),
                              schedule=None, sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
@@ -632,6 +640,10 @@ def collect():
         e["runs"] = len(es)
         out.append(e)
     return out, rows, left_out
+
+
+# Where the ncu folders' bundles named after their IR file come from.
+UNDER_OWN_SCHEDULE = (os.path.join("assets"), os.path.join("bench", "unseen"))
 
 
 def config_key(e):
