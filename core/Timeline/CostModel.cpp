@@ -45,9 +45,7 @@ double HopperModel::dotSmemBytes(const DotWork &dot, double rowShare) const {
 }
 
 double HopperModel::dotCycles(const DotWork &dot, double rowShare) const {
-  double flops = dot.flops() * rowShare;
-  double rate = tensorFlopsPerCycle * typeFactor(dot.inputType) * tensorEfficiency;
-  double byRate = flops / rate;
+  double byRate = tensorCyclesOf(dot, dot.flops() * rowShare);
   double byIssue = wgmmaInstructions(dot, rowShare) * wgmmaMinCycles;
   double bySmem = wgmmaSmemBytesPerCycle > 0 ? dotSmemBytes(dot, rowShare) / wgmmaSmemBytesPerCycle : 0;
   return std::max({byRate, byIssue, bySmem});

@@ -22,17 +22,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from power_clock import DRAM, DURATION, SM, TENSOR, points, seconds, tb_per_s  # noqa: E402
+from power_clock import DRAM, DURATION, SM, TENSOR, match, seconds, tb_per_s  # noqa: E402
 from summarize import read_tar  # noqa: E402
-
-
-def size_of(run):
-    """A run's sizes as calibrate.py labels them (M8192xN8192xK8192, B4xH16xS8192), or None."""
-    p = {k: v for k, v in (run.get("problem") or {}).items() if isinstance(v, int)}
-    if not p:
-        return None
-    order = "MNKBHS"
-    return "x".join(f"{k}{p[k]}" for k in sorted(p, key=lambda k: (order.index(k) if k in order else 6, k)))
 
 
 def launches(folder):
@@ -62,27 +53,6 @@ def launches(folder):
             per_kflop = tbps * 1e12 * s_ / run["flops"] * 1e3 if run.get("flops") else 0.0
             print(f"| {name if i == 0 else ''} | {run.get('median_us', 0):.0f} us | {s_ * 1e6:.0f} us | "
                   f"{m.get(SM, 0):.3f} | {m.get(TENSOR, 0):.1f}% | {tbps:.2f} | {per_kflop:.2f} |")
-
-
-def match(rows, folders):
-    """(calibration row, ncu point) for every row of an ncu folder whose bundle was profiled:
-    the bundle named as the row's variant, or ending in "--" + it, at the row's sizes."""
-    measured = {p["kernel"]: p for p in points(folders)}
-    runs = {}
-    for d in folders:
-        for line in open(os.path.join(d, "results.jsonl")):
-            r = json.loads(line)
-            runs[f"{os.path.basename(d.rstrip('/'))}/{os.path.basename(r['bundle'].rstrip('/'))}"] = r
-    for r in rows:
-        if not r["folder"].startswith("ncu-"):
-            continue
-        name = next((k for k in measured if k.split("/")[0] == r["folder"] and k in runs
-                     and size_of(runs[k]) in (r["size"], None) and
-                     (k.split("/")[1] == r["variant"] or
-                      ("--" + r["variant"].replace(":", "")) in k.split("/")[1] and r["asset"] in k)),
-                    None)
-        if name:
-            yield r, dict(measured[name], run=runs[name])
 
 
 def main():

@@ -88,8 +88,37 @@ def fit(pts):
     return fmax, best, (err(*best) / len(pts)) ** 0.5
 
 
+def size_of(run):
+    """A run's sizes as calibrate.py labels them (M8192xN8192xK8192, B4xH16xS8192), or None."""
+    p = {k: v for k, v in (run.get("problem") or {}).items() if isinstance(v, int)}
+    if not p:
+        return None
+    order = "MNKBHS"
+    return "x".join(f"{k}{p[k]}" for k in sorted(p, key=lambda k: (order.index(k) if k in order else 6, k)))
+
+
+def match(rows, folders):
+    """(calibration row, ncu point) for every row of an ncu folder whose bundle was profiled:
+    the bundle named as the row's variant, or ending in "--" + it, at the row's sizes."""
+    measured = {p["kernel"]: p for p in points(folders)}
+    runs = {}
+    for d in folders:
+        for line in open(os.path.join(d, "results.jsonl")):
+            r = json.loads(line)
+            runs[f"{os.path.basename(d.rstrip('/'))}/{os.path.basename(r['bundle'].rstrip('/'))}"] = r
+    for r in rows:
+        if not r["folder"].startswith("ncu-"):
+            continue
+        name = next((k for k in measured if k.split("/")[0] == r["folder"] and k in runs
+                     and size_of(runs[k]) in (r["size"], None) and
+                     (k.split("/")[1] == r["variant"] or
+                      ("--" + r["variant"].replace(":", "")) in k.split("/")[1] and r["asset"] in k)),
+                    None)
+        if name:
+            yield r, dict(measured[name], run=runs[name])
+
+
 def predicted_against_measured(rows_file, folders):
-    from dram_traffic import match  # noqa: E402 (it imports this module)
     rows = [json.loads(l) for l in open(rows_file)]
     out = []
     for r, m in match(rows, folders):
