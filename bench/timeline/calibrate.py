@@ -615,6 +615,14 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=base, ir=ir, variant=base, size=size_label(sizes),
                              schedule=None, sizes=sizes)
+            elif (folder.startswith("ncu-sizes-") and base.count("--") == 1 and r.get("problem")
+                  and os.path.exists(os.path.join(ROOT, "assets", base.split("--")[0] + ".mlir"))):
+                # bench/timeline/ncu/sizes-prepare.sh: an asset under its own schedule at the
+                # size its name ends in (the run records it).
+                asset = base.split("--")[0]
+                sizes = problem_sizes(r["problem"])
+                entry.update(asset=asset, ir=os.path.join(ROOT, "assets", asset + ".mlir"),
+                             variant="own", size=size_label(sizes), schedule=None, sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
