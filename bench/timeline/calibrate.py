@@ -418,6 +418,95 @@ def superseded_why(folder, asset, sizes=None):
     return None
 
 
+# The descriptors' L2 promotion: 256B until 2026-11-28, since then 128B for a tensor whose rows
+# are not a multiple of 128 bytes apart (passes/Driver/Manifest.cpp; with 8000-byte rows 256B
+# cost the GEMMs 9-25%, bench/results/ncu-promotion-h100-2026-11-28). A run whose loads had
+# another promotion than the compiler writes now measured another kernel. The folders run
+# after the change, and the two A/B folders whose bundles name their promotion ("--l2-P"):
+PROMOTION_RULE_FROM = "2026-11-28"
+PROMOTION_BEFORE_RULE = {"ncu-sizes-h100-2026-11-28"}
+PROMOTION_ALL_128B = {"promotion-128b-h100-2026-11-28"}  # compiled with 128B for every tensor
+BEFORE_PROMOTION_RULE = ("L2 promotion 256B on rows not a multiple of 128 bytes apart "
+                         "(before 2026-11-28: 9-25% slower there)")
+NOT_THE_COMPILERS_PROMOTION = "an L2 promotion set by hand that the compiler does not write"
+L2_BYTES = 50e6  # the H100's L2
+ELEMENT_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "f8E4M3FN": 1, "f8E5M2": 1, "f8E8M0FNU": 1,
+                 "i8": 1, "i32": 4}
+
+
+class _Index(int):
+    """An affine expression's value: `a @ b` stands for `a ceildiv b`."""
+    def __matmul__(self, other):
+        return _Index(-(-int(self) // int(other)))
+
+    def __floordiv__(self, other):
+        return _Index(int(self) // int(other))
+
+
+_loaded_rows_cache = {}
+
+
+def loaded_row_pitches(ir_path, sizes):
+    """(row pitch, bytes) of every tensor the kernel loads by TMA with two or more
+    dimensions, at `sizes` over the IR's defaults; None when the IR cannot be read so."""
+    key = (ir_path, json.dumps(sizes or {}, sort_keys=True))
+    if key in _loaded_rows_cache:
+        return _loaded_rows_cache[key]
+    try:
+        text = open(ir_path).read()
+    except OSError:
+        return None
+    values = {k: int(v) for k, v in re.findall(r"(\w+) = (\d+) : i64", text.split("tile.defaults", 1)[-1].split("}", 1)[0])}
+    values.update(sizes or {})
+    pitches = []
+    for name, desc, expr in re.findall(
+            r"%(\w+): !tile\.desc<([^>]*)>\s*\{tile\.shape = affine_map<\(\)\[[^\]]*\] -> \((.*?)\)>", text):
+        if not re.search(r"tile\.load %" + name + r"\b", text):
+            continue
+        dims = [d.strip() for d in expr.split(",")]
+        elem = desc.split("x")[-1]
+        if len(dims) < 2 or elem not in ELEMENT_BYTES:
+            continue
+        try:
+            extents = [int(eval(re.sub(r"\b(\d+)\b", r"_Index(\1)", d.replace("ceildiv", "@")
+                                       .replace("floordiv", "//").replace("mod", "%")),
+                                {"__builtins__": {}, "_Index": _Index},
+                                {k: _Index(v) for k, v in values.items()})) for d in dims]
+        except Exception:
+            return None
+        pitches.append((extents[-1] * ELEMENT_BYTES[elem], math.prod(extents) * ELEMENT_BYTES[elem]))
+    _loaded_rows_cache[key] = pitches
+    return pitches
+
+
+def promotion_superseded(folder, base, ir_path, sizes):
+    """Why a run's loads had another L2 promotion than the compiler writes now, or None. The
+    runs before the change count as the compiler's where the tensors whose promotion changed
+    fit the L2 together: there the two promotions measured within 1.4%, 128B never slower
+    (bench/results/promotion-small-h100-2026-11-28: 2 MB of operands), where with 64 MB
+    they were 9-32% apart (ncu-promotion-h100-2026-11-28)."""
+    pitches = loaded_row_pitches(ir_path, sizes)
+    if not pitches:
+        return None
+    now = ["256B" if p % 128 == 0 else "128B" for p, _ in pitches]
+    m = re.search(r"--l2-(none|64B|128B|256B)$", base)
+    if m:
+        run = [m.group(1)] * len(pitches)
+        why = NOT_THE_COMPILERS_PROMOTION
+    elif folder in PROMOTION_ALL_128B:
+        run, why = ["128B"] * len(pitches), NOT_THE_COMPILERS_PROMOTION
+    else:
+        date = folder.split("-h100-")[-1][:10] if "-h100-" in folder else ""
+        if not (folder in PROMOTION_BEFORE_RULE or (date and date < PROMOTION_RULE_FROM)
+                or "-h200-" in folder):
+            return None
+        changed = sum(b for (p, b), n in zip(pitches, now) if n != "256B")
+        if changed <= L2_BYTES:
+            return None
+        run, why = ["256B"] * len(pitches), BEFORE_PROMOTION_RULE
+    return why if run != now else None
+
+
 def lowering_of(folder, asset="", sizes=None):
     return "superseded" if superseded_why(folder, asset, sizes) else "current"
 
@@ -448,7 +537,10 @@ def collect():
         for r in result_lines(path):
             if r.get("status") != "ok" or not r.get("verified") or not r.get("tflops"):
                 continue
-            base = os.path.basename((r.get("bundle") or "").rstrip("/"))
+            bundle_name = os.path.basename((r.get("bundle") or "").rstrip("/"))
+            # A bundle whose descriptors' L2 promotion was set by hand ends in "--l2-P" (bench/
+            # timeline/ncu/promotion-prepare.sh): otherwise the bundle it was copied from.
+            base = re.sub(r"--l2-(none|64B|128B|256B|now)$", "", bundle_name)
             entry = {"folder": folder, "lowering": lowering_of(folder), "device": device_of(r),
                      "measured_us": r["median_us"], "measured_tflops": r["tflops"], "flops": r["flops"],
                      "registers": r.get("registers_per_thread"),
@@ -615,10 +707,12 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=base, ir=ir, variant=base, size=size_label(sizes),
                              schedule=None, sizes=sizes)
-            elif (folder.startswith("ncu-sizes-") and base.count("--") == 1 and r.get("problem")
+            elif (folder.startswith(("ncu-sizes-", "ncu-promotion-", "promotion-"))
+                  and base.count("--") <= 1 and r.get("problem")
                   and os.path.exists(os.path.join(ROOT, "assets", base.split("--")[0] + ".mlir"))):
-                # bench/timeline/ncu/sizes-prepare.sh: an asset under its own schedule at the
-                # size its name ends in (the run records it).
+                # bench/timeline/ncu/sizes-prepare.sh, promotion-prepare.sh and promotion-check-
+                # prepare.sh: an asset under its own schedule at the size its name ends in, or
+                # at its default (the run records it).
                 asset = base.split("--")[0]
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=asset, ir=os.path.join(ROOT, "assets", asset + ".mlir"),
@@ -632,6 +726,11 @@ def collect():
                 # no script here rebuilds: counted, never predicted.
                 left_out.setdefault(folder, []).append(base)
                 continue
+            if not entry.get("superseded"):
+                why = promotion_superseded(folder, bundle_name, entry.get("ir") or asset_ir(entry["asset"]),
+                                           entry.get("sizes"))
+                if why:
+                    entry["superseded"] = why
             entry["lowering"] = ("superseded" if entry.get("superseded")
                                  else lowering_of(folder, entry["asset"], entry.get("sizes")))
             rows.append(entry)

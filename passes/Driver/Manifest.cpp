@@ -224,6 +224,14 @@ stagecraft::deriveManifest(func::FuncOp kernel,
                                             {"high", range}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
       int64_t swizzle = desc.getLoadSwizzleBytes();
+      // L2 promotion 256B, but 128B for a tensor whose rows are not a
+      // multiple of 128 bytes apart (a box's rows then start inside 128-byte
+      // lines): measured with 8000- and 8128-byte rows (K = 4000, 4064 bf16),
+      // 256B cost the GEMMs 9-25% and 1.3-1.75x the DRAM bytes, which 128B
+      // gives back in full; with rows 8064 or 8192 bytes apart 256B runs as
+      // well as 128B, within 2% either way on the assets (bench/results/
+      // ncu-sizes-h100-2026-11-28, ncu-promotion-h100-2026-11-28).
+      bool linesApart = shape.size() < 2 || strideBytes[shape.size() - 2] % 128 == 0;
       params.push_back(llvm::json::Object{
           {"kind", "tensormap"}, {"tensor", names[i]},
           {"dtype", dtypeName(desc.getElementType())},
@@ -231,7 +239,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
           {"global_strides_bytes", std::move(strides)},
           {"box", std::move(box)},
           {"swizzle", swizzle ? llvm::formatv("{0}B", swizzle).str() : std::string("none")},
-          {"l2_promotion", "256B"}, {"oob_fill", "zero"}});
+          {"l2_promotion", linesApart ? "256B" : "128B"}, {"oob_fill", "zero"}});
     } else {
       int s = -1;
       for (unsigned k = 0; k < sig->sizeArgs.size(); ++k)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build machine: whether the TMA descriptors' L2 promotion (the manifest's "l2_promotion",
+# 256B as stagecraft-compile writes it) is what a row pitch only 64-byte aligned costs
+# (bench/results/ncu-sizes-h100-2026-11-28: 9-25% and 1.4-1.6x the DRAM bytes a flop). The
+# GEMMs at K = 4000 (8000-byte rows) and 4096 (8192) with every descriptor's promotion set to
+# none, 64B, 128B and 256B; nothing else changes (the same cubin).
+#   bash bench/timeline/ncu/promotion-prepare.sh                                       # .dev/ncu-promotion
+#   GPU host: CLOCKS=1 bash bench/timeline/ncu/ncu-on-gpu.sh .dev/ncu-promotion OUT
+set -euo pipefail
+. "$(dirname "$0")/../prepare-lib.sh"
+fresh_dev ncu-promotion
+mkdir -p "$DEV/schedules"
+python3 - "$ROOT" "$DEV/schedules" <<'PY'
+import importlib.util, json, os, sys
+root, out = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+for asset, a, w in (("gemm", 2, 1), ("gemm_128x128", 3, 1)):
+    with open(os.path.join(out, f"{asset}--ws-ahead{a}-wait{w}.json"), "w") as f:
+        json.dump(m.schedule(asset, a, w, True), f)
+PY
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for size in 8192x8192x4000 8192x8192x4096; do
+  IFS=x read -r M N K <<< "$size"
+  for s in "$DEV"/schedules/*.json; do
+    name=$(basename "$s" .json)
+    bundle "$ROOT/assets/${name%%--*}.mlir" "$TMP/sweep-$name--$size" --schedule "$s" \
+      --size M="$M" --size N="$N" --size K="$K"
+  done
+  bundle "$ROOT/assets/persistent_gemm.mlir" "$TMP/persistent_gemm--$size" \
+    --size M="$M" --size N="$N" --size K="$K"
+done
+for b in "$TMP"/*; do
+  for p in none 64B 128B 256B; do
+    out="$DEV/bundles/$(basename "$b")--l2-$p"
+    cp -r "$b" "$out"
+    python3 - "$out/manifest.json" "$p" <<'PY'
+import json, sys
+path, promotion = sys.argv[1], sys.argv[2]
+m = json.load(open(path))
+for p in m["params"]:
+    if p.get("kind") == "tensormap":
+        p["l2_promotion"] = promotion
+json.dump(m, open(path, "w"), indent=1)
+PY
+  done
+done
+cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
+du -sh "$DEV"
