@@ -118,6 +118,8 @@ struct KernelCosts {
   /// Bytes of the global tensors the kernel reads and writes (each once):
   /// a floor on the whole run through DRAM bandwidth.
   double dramBytes = 0;
+  /// Of those, the bytes of the tensors the kernel stores (each written once).
+  double storedBytes = 0;
   std::vector<int64_t> grid{1, 1, 1};
   std::vector<CtaRun> ctas;
   std::vector<std::pair<std::string, int64_t>> sizes;

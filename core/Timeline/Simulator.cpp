@@ -218,8 +218,10 @@ double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const Hop
 }
 
 /// The DRAM's traffic over a predicted launch (TB/s): the loop's loads at the
-/// first wave's miss fractions (dramShare) for every iteration of the launch,
-/// at least its distinct bytes (KernelCosts::dramBytes).
+/// first wave's miss fractions (dramShare) for every iteration of the launch
+/// and the stored tensors written once, at least its distinct bytes
+/// (KernelCosts::dramBytes). (The GEMMs' stores are 0.12 of the 4.09 bytes
+/// a kflop Nsight Compute counts at 8192^3: bench/timeline/ncu/dram_traffic.py.)
 double launchDramTBps(const Prediction &p, const KernelCosts &costs, const HopperModel &model) {
   if (p.totalNs <= 0)
     return 0;
@@ -231,7 +233,7 @@ double launchDramTBps(const Prediction &p, const KernelCosts &costs, const Hoppe
                       .missedBytes;
   double bytes = costs.dramBytes;
   if (flopsPerIteration > 0)
-    bytes = std::max(bytes, p.flops * missed / flopsPerIteration);
+    bytes = std::max(bytes, p.flops * missed / flopsPerIteration + costs.storedBytes);
   return bytes / p.totalNs / 1e3; // bytes a ns = GB/s
 }
 } // namespace
@@ -250,9 +252,10 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // The power clock: from the highest clock, each run's tensor-pipe
   // activity and DRAM traffic set the next run's clock. A lower clock leaves
   // the memory side (fixed in ns) relatively faster, so the pipe only gets
-  // busier and the clocks fall towards the highest fixed point; a few runs
-  // settle it within 5 MHz.
-  constexpr int kClockRuns = 4;
+  // busier and the clocks fall towards the highest fixed point, settled
+  // within 1 MHz (a 5 MHz stop left schedules that differ in nothing else
+  // 0.1-0.3% apart by where it stopped; two to six runs).
+  constexpr int kClockRuns = 8;
   double f = model.clockMaxGHz;
   Prediction p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
   double u = 0, dram = 0;
@@ -260,7 +263,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
     u = launchTensorBusy(p, costs, model, f);
     dram = launchDramTBps(p, costs, model);
     double next = model.powerClockGHz(u, dram);
-    if (std::abs(next - f) < 0.005 || run == kClockRuns)
+    if (std::abs(next - f) < 0.001 || run == kClockRuns)
       break;
     f = next;
     p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);

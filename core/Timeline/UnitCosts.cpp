@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <optional>
@@ -577,13 +578,18 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     }
   });
 
-  // DRAM floor: every global tensor read or written once.
+  // DRAM floor: every global tensor read or written once; the written ones
+  // also on their own (what the stores add to the loop's reads).
+  llvm::DenseSet<Value> storedDescs;
+  kernel.walk([&](StoreOp store) { storedDescs.insert(store.getDesc()); });
   for (unsigned k = 0; k < sig->descArgs.size(); ++k) {
     auto desc = cast<DescType>(kernel.getArgumentTypes()[sig->descArgs[k]]);
     double bytes = desc.getElementBytes();
     for (int64_t d : KernelSignature::evaluate(sig->descShapes[k], sizes))
       bytes *= static_cast<double>(d);
     costs.dramBytes += bytes;
+    if (storedDescs.contains(kernel.getArgument(sig->descArgs[k])))
+      costs.storedBytes += bytes;
   }
 
   // Trip counts per CTA: the pipelined loop's bounds, and the loops around

@@ -87,6 +87,7 @@ TEST(UnitCosts, Gemm) {
   EXPECT_EQ(c->ctas[0].count, 64 * 32);
   EXPECT_DOUBLE_EQ(c->dotFlops(), 2.0 * 8192 * 8192 * 8192);
   EXPECT_DOUBLE_EQ(c->dramBytes, 3.0 * 8192 * 8192 * 2);
+  EXPECT_DOUBLE_EQ(c->storedBytes, 8192.0 * 8192 * 2); // C alone
   EXPECT_TRUE(c->notes.empty());
 
   // Sizes: K = 4000 is 63 iterations of 64; unknown sizes are refused.
@@ -94,6 +95,7 @@ TEST(UnitCosts, Gemm) {
   ASSERT_TRUE(succeeded(k4000));
   EXPECT_EQ(k4000->grid, (std::vector<int64_t>{63, 32, 1}));
   EXPECT_EQ(k4000->ctas[0].trip, 63);
+  EXPECT_DOUBLE_EQ(k4000->storedBytes, 8000.0 * 8064 * 2);
   EXPECT_TRUE(failed(extractKernelCosts(p->kernel, p->graph, {{"Q", 1}})));
   ASSERT_FALSE(p->diagnostics.empty());
   EXPECT_NE(p->diagnostics.back().find("unknown size \"Q\""), std::string::npos);
