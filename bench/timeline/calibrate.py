@@ -443,6 +443,13 @@ class _Index(int):
         return _Index(int(self) // int(other))
 
 
+def python_index_expr(expr):
+    """An affine map result (`K ceildiv 32`, `B * H`) as Python over _Index values."""
+    for word, op in (("ceildiv", "@"), ("floordiv", "//"), ("mod", "%")):
+        expr = re.sub(r"\b" + word + r"\b", op, expr)
+    return re.sub(r"\b(\d+)\b", r"_Index(\1)", expr)
+
+
 _loaded_rows_cache = {}
 
 
@@ -468,9 +475,7 @@ def loaded_row_pitches(ir_path, sizes):
         if len(dims) < 2 or elem not in ELEMENT_BYTES:
             continue
         try:
-            extents = [int(eval(re.sub(r"\b(\d+)\b", r"_Index(\1)", d.replace("ceildiv", "@")
-                                       .replace("floordiv", "//").replace("mod", "%")),
-                                {"__builtins__": {}, "_Index": _Index},
+            extents = [int(eval(python_index_expr(d), {"__builtins__": {}, "_Index": _Index},
                                 {k: _Index(v) for k, v in values.items()})) for d in dims]
         except Exception:
             return None
@@ -482,7 +487,7 @@ def loaded_row_pitches(ir_path, sizes):
 def promotion_superseded(folder, base, ir_path, sizes):
     """Why a run's loads had another L2 promotion than the compiler writes now, or None. The
     runs before the change count as the compiler's where the tensors whose promotion changed
-    fit the L2 together: there the two promotions measured within 1.4%, 128B never slower
+    fit the L2 together: there the two promotions measured within 1.6%, 128B never slower
     (bench/results/promotion-small-h100-2026-11-28: 2 MB of operands), where with 64 MB
     they were 9-32% apart (ncu-promotion-h100-2026-11-28)."""
     pitches = loaded_row_pitches(ir_path, sizes)
