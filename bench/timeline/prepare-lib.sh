@@ -8,6 +8,7 @@
 #   raster_bundle ASSET RASTER   # DEV/bundles/raster-ASSET--RASTER (bench/timeline/tpc-raster)
 #   sched_bundle ASSET NAME      # DEV/bundles/sched-ASSET--NAME (bench/timeline/schedules)
 #   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
+#   with_promotion SRC DST P    # a copy of bundle SRC with every descriptor at L2 promotion P
 # and S (the assets' schedules), HOLD (Triton's second form with MMA1 held), BIG (the generated
 # attention variants' long size at head dim 64: B4 H32 S8192).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -47,4 +48,18 @@ placed_ir() {
   mkdir -p "$DEV/ir"
   bash "$ROOT/bench/timeline/cta-placement/permuted-ir.sh" "$asset" "$perm" "$order" "$DEV/ir/$name.mlir" >&2
   echo "$name"
+}
+# with_promotion SRC DST P: a copy of bundle SRC whose every TMA descriptor has L2 promotion P
+# (none, 64B, 128B, 256B): the same cubin, another tensor map (bench/timeline/ncu/promotion-*).
+with_promotion() {
+  rm -rf "$2" && cp -r "$1" "$2"
+  python3 - "$2/manifest.json" "$3" <<'PY'
+import json, sys
+path, promotion = sys.argv[1], sys.argv[2]
+m = json.load(open(path))
+for p in m["params"]:
+    if p.get("kind") == "tensormap":
+        p["l2_promotion"] = promotion
+json.dump(m, open(path, "w"), indent=1)
+PY
 }

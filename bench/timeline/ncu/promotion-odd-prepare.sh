@@ -13,15 +13,7 @@ for a in persistent_gemm_grouped persistent_gemm_cluster persistent_gemm persist
          fp8_gemm mxfp8_gemm gemm; do
   bundle "$ROOT/assets/$a.mlir" "$DEV/bundles/$a--8000x8064x4000--l2-now" \
     --size M=8000 --size N=8064 --size K=4000
-  cp -r "$DEV/bundles/$a--8000x8064x4000--l2-now" "$DEV/bundles/$a--8000x8064x4000--l2-256B"
-  python3 - "$DEV/bundles/$a--8000x8064x4000--l2-256B/manifest.json" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-for p in m["params"]:
-    if p.get("kind") == "tensormap":
-        p["l2_promotion"] = "256B"
-json.dump(m, open(sys.argv[1], "w"), indent=1)
-PY
+  with_promotion "$DEV/bundles/$a--8000x8064x4000--l2-now" "$DEV/bundles/$a--8000x8064x4000--l2-256B" 256B
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

@@ -33,17 +33,7 @@ for size in 8192x8192x4000 8192x8192x4096; do
 done
 for b in "$TMP"/*; do
   for p in none 64B 128B 256B; do
-    out="$DEV/bundles/$(basename "$b")--l2-$p"
-    cp -r "$b" "$out"
-    python3 - "$out/manifest.json" "$p" <<'PY'
-import json, sys
-path, promotion = sys.argv[1], sys.argv[2]
-m = json.load(open(path))
-for p in m["params"]:
-    if p.get("kind") == "tensormap":
-        p["l2_promotion"] = promotion
-json.dump(m, open(path, "w"), indent=1)
-PY
+    with_promotion "$b" "$DEV/bundles/$(basename "$b")--l2-$p" "$p"
   done
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"

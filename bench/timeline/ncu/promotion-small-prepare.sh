@@ -15,15 +15,7 @@ for v in gemm_bf16_aK_bK_none_bf16_128x256_ws_ahead2 gemm_bf16_aK_bK_none_bf16_1
          gemm_e4m3_aK_bK_none_bf16_64x256_ws_ahead2 gemm_e5m2_aK_bK_none_bf16_64x256_ws_ahead1 \
          gemm_f16_aK_bK_none_bf16_64x128_ws_ahead1 gemm_bf16_aK_bK_bias_relu_bf16_128x256_ws_ahead1; do
   bundle "$VARS/$v.mlir" "$DEV/bundles/$v--l2-now"
-  cp -r "$DEV/bundles/$v--l2-now" "$DEV/bundles/$v--l2-256B"
-  python3 - "$DEV/bundles/$v--l2-256B/manifest.json" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-for p in m["params"]:
-    if p.get("kind") == "tensormap":
-        p["l2_promotion"] = "256B"
-json.dump(m, open(sys.argv[1], "w"), indent=1)
-PY
+  with_promotion "$DEV/bundles/$v--l2-now" "$DEV/bundles/$v--l2-256B" 256B
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
