@@ -108,10 +108,12 @@ SUPERSEDED = {
 }
 # Folders of the runner's own fixture checks: no schedule of an asset.
 NOT_SCHEDULES = {"runner-h100-2026-11-21"}
-# A/B runs whose "before" kernels are the compiler's PTX edited by hand and assembled again:
-# not what any compiler emits, so not a calibration set (their READMEs give the figures).
+# A/B runs whose "before" (or "after") kernels are the compiler's PTX edited by hand and
+# assembled again: not what any compiler emits, so not a calibration set (their READMEs give
+# the figures).
 HAND_EDITED_AB = {"short-attention-division-h100-2026-11-27", "tensormap-prefetch-h100-2026-11-27",
-                  "wait-hoist-h100-2026-11-27", "wait-hoist-store-h100-2026-11-27"}
+                  "wait-hoist-h100-2026-11-27", "wait-hoist-store-h100-2026-11-27",
+                  "l2-hints-h100-2026-11-28"}
 H200_HBM = 4.8e12
 
 # bench/perf/prepare.sh and bench/fp8/prepare.sh: bundle name -> (asset, schedule file).
