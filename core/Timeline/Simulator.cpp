@@ -254,7 +254,7 @@ Prediction stagecraft::timeline::predict(const LoopGraph &g, const Schedule &sch
   // the memory side (fixed in ns) relatively faster, so the pipe only gets
   // busier and the clocks fall towards the highest fixed point, settled
   // within 1 MHz (a 5 MHz stop left schedules that differ in nothing else
-  // 0.1-0.3% apart by where it stopped; two to six runs).
+  // 0.1-0.3% apart by where it stopped; at most eight runs).
   constexpr int kClockRuns = 8;
   double f = model.clockMaxGHz;
   Prediction p = predictAtClock(g, schedule, report, costs, model.atSmClock(f), options);
