@@ -148,6 +148,7 @@ const Field kFields[] = {
     {"tpc_coalescing", &HopperModel::tpcCoalescing},
     {"drift_lead_iterations", &HopperModel::driftLeadIterations},
     {"drift_link_bytes_per_tensor_cycle", &HopperModel::driftLinkBytesPerTensorCycle},
+    {"drift_min_iterations", &HopperModel::driftMinIterations},
 };
 } // namespace
 

@@ -189,6 +189,15 @@ struct HopperModel {
   /// (Simulator.cpp, predict).
   double driftLeadIterations = 4;
   double driftLinkBytesPerTensorCycle = 42.7;
+  /// Drift takes a CTA's time to develop: only a CTA of this many loop
+  /// iterations or more comes apart from its sharers (0: any). Measured
+  /// (bench/results/drift-k-h100-2026-11-28): the 128x128 GEMM with its
+  /// loads four ahead reads 1.6-1.8x the DRAM bytes of the in-step launch
+  /// with 128 iterations a CTA (K = 8192), and the in-step bytes with 64 or
+  /// fewer (one launch of three at 64 a little over: 4.77 against 4.21 bytes
+  /// a kflop), then runs faster than its loads three ahead; so between 64 and
+  /// 128.
+  double driftMinIterations = 96;
   /// Set by that second run, not read from JSON: shared memory's bandwidth
   /// left to the TMA's writes (0: no limit).
   double tmaSmemBytesPerCycle = 0;

@@ -176,9 +176,11 @@ Prediction predictAtClock(const LoopGraph &g, const Schedule &schedule,
   Prediction p = predictWithSharedMemory(g, schedule, report, costs, model, options);
   if (model.driftLeadIterations > 0 && model.tpcCoalescing > 0 && p.ok && p.bound == "TMA loads" &&
       static_cast<double>(p.loadLead) >= model.driftLeadIterations &&
+      static_cast<double>(p.shownTrip) >= model.driftMinIterations &&
       p.linkBytesPerTensorCycle >= model.driftLinkBytesPerTensorCycle && p.waves > kInStepRounds) {
-    // Loads far ahead in a loop its copies bound: the sharers drift apart
-    // (CostModel.h, driftLeadIterations) and every box crosses the link in
+    // Loads far ahead in a loop its copies bound, in CTAs long enough: the
+    // sharers drift apart (CostModel.h, driftLeadIterations,
+    // driftMinIterations) and every box crosses the link in
     // full, from the launch's third round of CTAs on (the 128x128 GEMM's
     // traces: its first two rounds run alike with loads three and four
     // ahead, the later ones 10-20% apart, bench/results/wave-spans-h100-
