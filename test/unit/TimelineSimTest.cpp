@@ -307,12 +307,14 @@ TEST(TimelineSim, CtasSharingBoxesDriftApartWhenTheirCopiesBoundAndRunFarAhead) 
   // apart and every box crosses in full (100 an iteration), so the launch
   // takes 2/10 of its time in step and 8/10 as if nothing were shared; the
   // timeline (CTA 0, first round) stays in step. Three ahead, a loop whose
-  // consumers are the limit, or two rounds keep the sharing.
+  // consumers are the limit, two rounds, or CTAs of fewer iterations than
+  // driftMinIterations (drift takes a CTA's time) keep the sharing.
   HopperModel m = roundModel();
   m.sms = 4;
   m.tpcCoalescing = 0.5;
   m.driftLeadIterations = 4;
   m.driftLinkBytesPerTensorCycle = 1.0;
+  m.driftMinIterations = 40; // the CTAs' 40 iterations: long enough
   auto run = [&](int64_t ahead, const HopperModel &model, int64_t ctas = 40) {
     LoadDot k(40);
     k.costs.ctas = {CtaRun{1, 40, ctas}};
@@ -343,6 +345,9 @@ TEST(TimelineSim, CtasSharingBoxesDriftApartWhenTheirCopiesBoundAndRunFarAhead) 
   consumers.driftLinkBytesPerTensorCycle = 2.0; // 1.5 is under it: the consumers bound
   EXPECT_NEAR(run(4, consumers).totalNs, inStep.totalNs, 1e-6);
   EXPECT_NEAR(run(4, m, 8).totalNs, run(4, off, 8).totalNs, 1e-6); // two rounds
+  HopperModel longer = m;
+  longer.driftMinIterations = 41; // CTAs shorter than it stay in step
+  EXPECT_NEAR(run(4, longer).totalNs, inStep.totalNs, 1e-6);
 }
 
 TEST(TimelineSim, SharedMemoryIsSharedByTheWgmmaReadsAndTheLoads) {
