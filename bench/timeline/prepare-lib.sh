@@ -9,6 +9,7 @@
 #   sched_bundle ASSET NAME      # DEV/bundles/sched-ASSET--NAME (bench/timeline/schedules)
 #   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
 #   with_promotion SRC DST P    # a copy of bundle SRC with every descriptor at L2 promotion P
+#   sweep_schedules SPEC...     # bench/gemm/sweep.py schedules into DEV/schedules (below)
 # and S (the assets' schedules), HOLD (Triton's second form with MMA1 held), BIG (the generated
 # attention variants' long size at head dim 64: B4 H32 S8192).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -61,5 +62,26 @@ for p in m["params"]:
     if p.get("kind") == "tensormap":
         p["l2_promotion"] = promotion
 json.dump(m, open(path, "w"), indent=1)
+PY
+}
+# sweep_schedules SPEC...: bench/gemm/sweep.py's schedules into DEV/schedules/ASSET--NAME.json,
+# SPEC ASSET:AHEAD:WAIT for a warp-specialized one (NAME ws-aheadA-waitW), or ASSET for every
+# variant of the asset but the unpipelined one.
+sweep_schedules() {
+  mkdir -p "$DEV/schedules"
+  python3 - "$ROOT" "$DEV/schedules" "$@" <<'PY'
+import importlib.util, json, os, sys
+root, out, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+for s in specs:
+    if ":" in s:
+        asset, a, w = s.split(":")
+        named = [(f"ws-ahead{a}-wait{w}", m.schedule(asset, int(a), int(w), True))]
+    else:
+        asset, named = s, [(n, x) for n, x in m.variants(s) if n != "unpipelined"]
+    for name, sched in named:
+        with open(os.path.join(out, f"{asset}--{name}.json"), "w") as f:
+            json.dump(sched, f)
 PY
 }

@@ -11,23 +11,14 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev ncu-dram
-mkdir -p "$DEV/schedules"
 for spec in "${PLACEMENTS[@]}"; do
   name=$(placed_ir "$spec")
   bundle "$DEV/ir/$name.mlir" "$DEV/bundles/$name"
 done
 # sweep-ASSET--(ws|single)-aheadN-waitW: bench/gemm/sweep.py's schedule (calibrate.py rebuilds it).
-python3 - "$ROOT" "$DEV/schedules" <<'PY'
-import importlib.util, json, os, sys
-root, out = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
 # The 128x256 tile's shared memory takes loads three ahead only with MMA wait 0.
-for asset, specs in (("gemm", ((1, 1), (2, 1), (3, 0))), ("gemm_128x128", ((1, 1), (2, 1), (3, 1), (4, 1)))):
-    for a, w in specs:
-        with open(os.path.join(out, f"{asset}--ws-ahead{a}-wait{w}.json"), "w") as f:
-            json.dump(m.schedule(asset, a, w, True), f)
-PY
+sweep_schedules gemm:1:1 gemm:2:1 gemm:3:0 gemm_128x128:1:1 gemm_128x128:2:1 gemm_128x128:3:1 \
+  gemm_128x128:4:1
 for s in "$DEV"/schedules/*.json; do
   name=$(basename "$s" .json)
   asset=${name%%--*}

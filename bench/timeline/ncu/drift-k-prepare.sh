@@ -10,16 +10,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev drift-k
-mkdir -p "$DEV/schedules"
-python3 - "$ROOT" "$DEV/schedules" <<'PY'
-import importlib.util, json, os, sys
-root, out = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-for a, w in ((3, 1), (4, 0)):
-    with open(os.path.join(out, f"gemm_128x128--ws-ahead{a}-wait{w}.json"), "w") as f:
-        json.dump(m.schedule("gemm_128x128", a, w, True), f)
-PY
+sweep_schedules gemm_128x128:3:1 gemm_128x128:4:0
 for k in 8192 4096 2048 1024; do
   for s in "$DEV"/schedules/*.json; do
     name=$(basename "$s" .json)

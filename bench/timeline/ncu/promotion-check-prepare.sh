@@ -21,18 +21,7 @@ for a in gemm gemm_128x128 fp8_gemm mxfp8_gemm persistent_gemm persistent_gemm_g
 done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 fresh_dev odd-sizes
-mkdir -p "$DEV/schedules"
-python3 - "$ROOT" "$DEV/schedules" <<'PY'
-import importlib.util, json, os, sys
-root, out = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-for asset in m.ASSETS:
-    for name, sched in m.variants(asset):
-        if name != "unpipelined":
-            with open(os.path.join(out, f"{asset}--{name}.json"), "w") as f:
-                json.dump(sched, f)
-PY
+sweep_schedules gemm gemm_128x128
 for s in "$DEV"/schedules/*.json; do
   name=$(basename "$s" .json)
   bundle "$ROOT/assets/${name%%--*}.mlir" "$DEV/bundles/sweep-$name--8000x8064x4000" --schedule "$s" \

@@ -9,16 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev ncu-promotion
-mkdir -p "$DEV/schedules"
-python3 - "$ROOT" "$DEV/schedules" <<'PY'
-import importlib.util, json, os, sys
-root, out = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location("gemm_sweep", os.path.join(root, "bench", "gemm", "sweep.py"))
-m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-for asset, a, w in (("gemm", 2, 1), ("gemm_128x128", 3, 1)):
-    with open(os.path.join(out, f"{asset}--ws-ahead{a}-wait{w}.json"), "w") as f:
-        json.dump(m.schedule(asset, a, w, True), f)
-PY
+sweep_schedules gemm:2:1 gemm_128x128:3:1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for size in 8192x8192x4000 8192x8192x4096; do
