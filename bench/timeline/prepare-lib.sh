@@ -10,6 +10,7 @@
 #   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
 #   with_promotion SRC DST P    # a copy of bundle SRC with every descriptor at L2 promotion P
 #   sweep_schedules SPEC...     # bench/gemm/sweep.py schedules into DEV/schedules (below)
+#   sweep_bundles OUTDIR MxNxK  # each of them compiled at that size
 # and S (the assets' schedules), HOLD (Triton's second form with MMA1 held), BIG (the generated
 # attention variants' long size at head dim 64: B4 H32 S8192).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -84,4 +85,15 @@ for s in specs:
         with open(os.path.join(out, f"{asset}--{name}.json"), "w") as f:
             json.dump(sched, f)
 PY
+}
+# sweep_bundles OUTDIR MxNxK: every schedule of DEV/schedules (sweep_schedules) compiled at that
+# size into OUTDIR/sweep-ASSET--NAME--MxNxK; a schedule the legality check refuses is named.
+sweep_bundles() {
+  local out=$1 size=$2 M N K s name
+  IFS=x read -r M N K <<< "$size"
+  for s in "$DEV"/schedules/*.json; do
+    name=$(basename "$s" .json)
+    bundle "$ROOT/assets/${name%%--*}.mlir" "$out/sweep-$name--$size" --schedule "$s" \
+      --size M="$M" --size N="$N" --size K="$K" 2>/dev/null || echo "refused: $name at $size"
+  done
 }

@@ -11,12 +11,6 @@ set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev drift-k
 sweep_schedules gemm_128x128:3:1 gemm_128x128:4:0
-for k in 8192 4096 2048 1024; do
-  for s in "$DEV"/schedules/*.json; do
-    name=$(basename "$s" .json)
-    bundle "$ROOT/assets/gemm_128x128.mlir" "$DEV/bundles/sweep-$name--8192x8192x$k" --schedule "$s" \
-      --size M=8192 --size N=8192 --size K="$k"
-  done
-done
+for k in 8192 4096 2048 1024; do sweep_bundles "$DEV/bundles" "8192x8192x$k"; done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

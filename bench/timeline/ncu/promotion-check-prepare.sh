@@ -22,11 +22,7 @@ done
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 fresh_dev odd-sizes
 sweep_schedules gemm gemm_128x128
-for s in "$DEV"/schedules/*.json; do
-  name=$(basename "$s" .json)
-  bundle "$ROOT/assets/${name%%--*}.mlir" "$DEV/bundles/sweep-$name--8000x8064x4000" --schedule "$s" \
-    --size M=8000 --size N=8064 --size K=4000 2>/dev/null || echo "refused: $name"
-done
+sweep_bundles "$DEV/bundles" 8000x8064x4000
 for a in persistent_gemm persistent_gemm_grouped persistent_gemm_cluster persistent_gemm_pingpong \
          persistent_gemm_pingpong_64x256 fp8_gemm mxfp8_gemm; do
   bundle "$ROOT/assets/$a.mlir" "$DEV/bundles/$a--8000x8064x4000" --size M=8000 --size N=8064 --size K=4000

@@ -13,12 +13,8 @@ sweep_schedules gemm:2:1 gemm_128x128:3:1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for size in 8192x8192x4000 8192x8192x4096; do
+  sweep_bundles "$TMP" "$size"
   IFS=x read -r M N K <<< "$size"
-  for s in "$DEV"/schedules/*.json; do
-    name=$(basename "$s" .json)
-    bundle "$ROOT/assets/${name%%--*}.mlir" "$TMP/sweep-$name--$size" --schedule "$s" \
-      --size M="$M" --size N="$N" --size K="$K"
-  done
   bundle "$ROOT/assets/persistent_gemm.mlir" "$TMP/persistent_gemm--$size" \
     --size M="$M" --size N="$N" --size K="$K"
 done

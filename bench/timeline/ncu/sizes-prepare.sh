@@ -15,14 +15,7 @@ fresh_dev ncu-sizes
 sweep_schedules gemm:2:1 gemm_128x128:3:1
 SIZES=(8192x8192x8192 8192x8192x4096 8192x8192x4032 8192x8192x4064 8192x8192x4000
        8000x8064x4096 8000x8064x4000)
-for size in "${SIZES[@]}"; do
-  IFS=x read -r M N K <<< "$size"
-  for s in "$DEV"/schedules/*.json; do
-    name=$(basename "$s" .json)
-    bundle "$ROOT/assets/${name%%--*}.mlir" "$DEV/bundles/sweep-$name--$size" --schedule "$s" \
-      --size M="$M" --size N="$N" --size K="$K"
-  done
-done
+for size in "${SIZES[@]}"; do sweep_bundles "$DEV/bundles" "$size"; done
 for size in 8192x8192x4096 8192x8192x4000 8000x8064x4096 8000x8064x4000; do
   IFS=x read -r M N K <<< "$size"
   bundle "$ROOT/assets/persistent_gemm.mlir" "$DEV/bundles/persistent_gemm--$size" \
