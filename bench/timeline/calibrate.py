@@ -705,25 +705,17 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
-            elif (folder.startswith(("ncu-persistent-", "ncu-heldout-")) and r.get("problem")
-                  and any(os.path.exists(os.path.join(ROOT, d, base + ".mlir")) for d in UNDER_OWN_SCHEDULE)):
-                # bench/timeline/ncu/persistent-prepare.sh and heldout-prepare.sh: assets (and
-                # bench/unseen's loops) under their own schedules, at the sizes the run says.
-                ir = next(os.path.join(ROOT, d, base + ".mlir") for d in UNDER_OWN_SCHEDULE
-                          if os.path.exists(os.path.join(ROOT, d, base + ".mlir")))
-                sizes = problem_sizes(r["problem"])
-                entry.update(asset=base, ir=ir, variant=base, size=size_label(sizes),
-                             schedule=None, sizes=sizes)
-            elif (folder.startswith(("ncu-sizes-", "ncu-promotion-", "promotion-"))
+            elif (folder.startswith(("ncu-persistent-", "ncu-heldout-", "ncu-sizes-", "ncu-promotion-",
+                                     "promotion-"))
                   and base.count("--") <= 1 and r.get("problem")
-                  and os.path.exists(os.path.join(ROOT, "assets", base.split("--")[0] + ".mlir"))):
-                # bench/timeline/ncu/sizes-prepare.sh, promotion-prepare.sh and promotion-check-
-                # prepare.sh: an asset under its own schedule at the size its name ends in, or
-                # at its default (the run records it).
-                asset = base.split("--")[0]
+                  and own_schedule_ir(base.split("--")[0])):
+                # bench/timeline/ncu/persistent-prepare.sh, heldout-prepare.sh, sizes-prepare.sh
+                # and the promotion-*-prepare.sh: assets (and bench/unseen's loops) under their
+                # own schedules, named alone or with the size, at the sizes the run says.
+                stem = base.split("--")[0]
                 sizes = problem_sizes(r["problem"])
-                entry.update(asset=asset, ir=os.path.join(ROOT, "assets", asset + ".mlir"),
-                             variant="own", size=size_label(sizes), schedule=None, sizes=sizes)
+                entry.update(asset=stem, ir=own_schedule_ir(stem), variant=stem, size=size_label(sizes),
+                             schedule=None, sizes=sizes)
             elif named_bundle(base, r.get("problem")):
                 asset, sched, sizes = named_bundle(base, r.get("problem"))
                 entry.update(asset=asset, ir=asset_ir(asset), variant=base,
@@ -758,6 +750,15 @@ def collect():
 
 # Where the ncu folders' bundles named after their IR file come from.
 UNDER_OWN_SCHEDULE = (os.path.join("assets"), os.path.join("bench", "unseen"))
+
+
+def own_schedule_ir(name):
+    """The IR file of an asset or a bench/unseen loop named `name`, or None."""
+    for d in UNDER_OWN_SCHEDULE:
+        path = os.path.join(ROOT, d, name + ".mlir")
+        if os.path.exists(path):
+            return path
+    return None
 
 
 def config_key(e):
