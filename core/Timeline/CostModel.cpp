@@ -80,8 +80,20 @@ HopperModel HopperModel::atSmClock(double smGHz) const {
   m.storeBytesPerCycle *= scale;
   m.driftLinkBytesPerTensorCycle *= scale;
   m.loadLatencyCycles /= scale;
+  m.l2HitLoadBytesPerCycle *= scale;
+  m.l2HitLatencyCycles /= scale;
   m.clockGHz = smGHz;
   m.clockMaxGHz = 0;
+  return m;
+}
+
+HopperModel HopperModel::fromL2(double shareBytesPerCycle) const {
+  HopperModel m = *this;
+  if (l2HitLoadBytesPerCycle <= 0 || loadBytesPerCycle <= 0)
+    return m;
+  m.loadBytesPerCycle = shareBytesPerCycle * l2HitLoadBytesPerCycle / loadBytesPerCycle;
+  if (l2HitLatencyCycles > 0)
+    m.loadLatencyCycles = l2HitLatencyCycles;
   return m;
 }
 
@@ -128,6 +140,8 @@ const Field kFields[] = {
     {"load_bytes_per_cycle", &HopperModel::loadBytesPerCycle},
     {"load_bytes_per_cycle_max", &HopperModel::loadBytesPerCycleMax},
     {"load_latency_cycles", &HopperModel::loadLatencyCycles},
+    {"l2_hit_latency_cycles", &HopperModel::l2HitLatencyCycles},
+    {"l2_hit_load_bytes_per_cycle", &HopperModel::l2HitLoadBytesPerCycle},
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
     {"pipe_efficiency", &HopperModel::pipeEfficiency},

@@ -37,6 +37,9 @@ struct HopperModel {
   double convertPerCycle = 32;  // f32 -> bf16 results (16 cvt.bf16x2 per clock)
   double shufflePerCycle = 32;  // shuffle lane operations per SM
   double hbmBytesPerSecond = 3.35e12;
+  /// The L2's capacity (bytes): a launch whose loads' distinct bytes fit in
+  /// it reads them from DRAM once (l2HitLoadBytesPerCycle below).
+  double l2Bytes = 50.0 * 1024 * 1024;
   /// The fraction of it the loop's L2 misses get (TMA boxes, many pages at
   /// once, beside the other CTAs' writes): the bound on the SMs' TMA rate.
   double dramEfficiency = 0.7688;
@@ -100,6 +103,27 @@ struct HopperModel {
   /// TMA load latency beyond the transfer itself (cycles of the reference
   /// clock).
   double loadLatencyCycles = 750.5;
+  /// A launch whose loads' distinct bytes the L2 holds (l2Bytes) reads them
+  /// from DRAM in its first round of CTAs; its later rounds' loads all hit
+  /// in the L2 and stream at l2HitLoadBytesPerCycle (bytes a reference
+  /// cycle), every SM's share when all stream (loadShare's base, the
+  /// measured rate of L2 hits: 62-65 B/ns an SM with every SM streaming
+  /// tensor copies, bench/results/tma-issue-h100-2026-11-27). A last round
+  /// of few CTAs, streaming alone, also lands its boxes after
+  /// l2HitLatencyCycles; full rounds keep loadLatencyCycles (their queue:
+  /// the 64x24 GEMM tiles' rings of two, 704 CTAs of 2 MB of operands, wait
+  /// as long for their L2 hits). 0: the later rounds load as the first.
+  /// Fitted: 400 (a scan of 200-750 with the rest held: 132-133 of 185
+  /// groups at 200-500, 131 at 750; measured alone, a 48 KB stage of hits
+  /// lands 322-359 ns after its issue, about 200 cycles beyond its transfer
+  /// at 212 B/ns, where this model's SM alone takes loadBytesPerCycleMax).
+  /// Measured (bench/results/drift-k-h100-2026-11-28): the 128x128 GEMM at
+  /// K = 1024 (32 MB of operands) reads 1.37 bytes a kflop from DRAM, its
+  /// operands once and its stores, and runs its 16-iteration CTAs at the
+  /// rate of the 128-iteration ones at K = 8192, where the model without
+  /// this predicted it 15.6% slow.
+  double l2HitLatencyCycles = 400;
+  double l2HitLoadBytesPerCycle = 36.5;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
   double syncLatencyCycles = 121.8;
@@ -228,6 +252,17 @@ struct HopperModel {
   double loadShare(int64_t activeCtas, int64_t perSm = 1) const;
 
   double nsPerCycle() const { return 1.0 / clockGHz; }
+
+  /// Whether a launch loading `distinctBytes` (each tensor's bytes once)
+  /// runs its later rounds out of the L2 (l2HitLoadBytesPerCycle).
+  bool holdsInL2(double distinctBytes) const {
+    return l2HitLoadBytesPerCycle > 0 && distinctBytes > 0 && distinctBytes <= l2Bytes;
+  }
+  /// This model for CTAs that stream `shareBytesPerCycle` (the SM's share
+  /// of the L2 before any DRAM bound) of loads that all hit in the L2: that
+  /// rate at the hits' ratio (l2HitLoadBytesPerCycle / loadBytesPerCycle),
+  /// the boxes landing after the hit latency.
+  HopperModel fromL2(double shareBytesPerCycle) const;
 
   /// The power clock's SM clock (GHz) for a launch whose tensor pipe is busy
   /// `tensorBusy` of the time while the DRAM moves `dramTBps` (clockGHz when

@@ -234,8 +234,13 @@ double launchDramTBps(const Prediction &p, const KernelCosts &costs, const Hoppe
   double missed = dramShare(costs, model, p.ctas, model.sms * std::max<int64_t>(1, p.ctasPerSM))
                       .missedBytes;
   double bytes = costs.dramBytes;
+  // Where the L2 holds the operands, only the first round of CTAs misses.
+  double missing = 1;
+  int64_t slots = model.sms * std::max<int64_t>(1, p.ctasPerSM);
+  if (p.ctas > slots && model.holdsInL2(costs.dramBytes - costs.storedBytes))
+    missing = static_cast<double>(slots) / static_cast<double>(p.ctas);
   if (flopsPerIteration > 0)
-    bytes = std::max(bytes, p.flops * missed / flopsPerIteration + costs.storedBytes);
+    bytes = std::max(bytes, missing * p.flops * missed / flopsPerIteration + costs.storedBytes);
   return bytes / p.totalNs / 1e3; // bytes a ns = GB/s
 }
 } // namespace
@@ -381,6 +386,18 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     dramBoundRate = dram.rate;
     sm.loadBytesPerCycle = dram.rate * linkPerByte;
   }
+  // A launch whose operands the L2 holds: its first round of CTAs brings
+  // them in from DRAM (the rates above), the later rounds load L2 hits
+  // (CostModel.h, l2HitLoadBytesPerCycle).
+  int64_t slotsAtOnce = model.sms * resident;
+  bool warmRounds = out.ctas > slotsAtOnce && model.holdsInL2(costs.dramBytes - costs.storedBytes);
+  HopperModel warm = model.fromL2(model.loadShare(out.ctas, resident));
+  warm.loadLatencyCycles = model.loadLatencyCycles; // a full round's queue
+  if (warmRounds)
+    out.notes.push_back(formatv("the L2 holds the loaded tensors ({0:F1} MB): after the first "
+                                "round of CTAs every load hits in it",
+                                (costs.dramBytes - costs.storedBytes) / 1e6)
+                            .str());
 
   // The CTA to show: the longest.
   CtaRun shown = costs.ctas.front();
@@ -560,28 +577,45 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     for (size_t k = 0; k < kSimulatedTrips; ++k)
       simulated.insert(sorted[k * (sorted.size() - 1) / (kSimulatedTrips - 1)]);
   }
+  // `cycles(trip)` of the simulated trips, interpolated between them (false:
+  // the model deadlocks at one).
+  auto fillDurations = [&](auto cycles, std::map<int64_t, double> &durations) {
+    for (int64_t trip : simulated) {
+      double c = cycles(trip);
+      if (c < 0) {
+        out.error = "the model deadlocks at " + std::to_string(trip) + " iterations";
+        return false;
+      }
+      durations[trip] = c;
+    }
+    for (int64_t trip : sorted) {
+      if (durations.count(trip))
+        continue;
+      auto hi = durations.lower_bound(trip);
+      auto lo = std::prev(hi);
+      double f = static_cast<double>(trip - lo->first) / static_cast<double>(hi->first - lo->first);
+      durations[trip] = lo->second + f * (hi->second - lo->second);
+    }
+    return true;
+  };
   std::map<int64_t, double> durations;
-  for (int64_t trip : simulated) {
-    if (trip == shownTrip) {
-      durations[trip] = out.ctaNs / ns;
-      continue;
-    }
-    int64_t sim = std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
-    CtaTime t = simulate(trip, false);
-    if (t.cycles < 0) {
-      out.error = "the model deadlocks at " + std::to_string(trip) + " iterations";
-      return out;
-    }
-    durations[trip] = extrapolate(t, trip, sim);
-  }
-  for (int64_t trip : sorted) {
-    if (durations.count(trip))
-      continue;
-    auto hi = durations.lower_bound(trip);
-    auto lo = std::prev(hi);
-    double f = static_cast<double>(trip - lo->first) / static_cast<double>(hi->first - lo->first);
-    durations[trip] = lo->second + f * (hi->second - lo->second);
-  }
+  if (!fillDurations(
+          [&](int64_t trip) {
+            if (trip == shownTrip)
+              return out.ctaNs / ns;
+            int64_t sim =
+                std::min<int64_t>(trip, std::max<int64_t>(8, options.maxSimulatedIterations));
+            CtaTime t = simulate(trip, false);
+            return t.cycles < 0 ? -1.0 : extrapolate(t, trip, sim);
+          },
+          durations))
+    return out;
+  // The later rounds' CTAs (after the first `slots`): out of the L2 when it
+  // holds the operands, else as the first round's.
+  std::map<int64_t, double> laterDurations = durations;
+  if (warmRounds && !fillDurations([&](int64_t trip) { return simulateAlone(warm, trip); },
+                                   laterDurations))
+    return out;
   int64_t slots = model.sms * resident;
   // Clusters fill the GPCs' SMs in groups: fewer slots than SMs may hold
   // them (a persistent kernel's clusters beyond them run in a second wave).
@@ -596,7 +630,8 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   if (uniform) {
     int64_t rounds = (out.ctas + slots - 1) / slots;
     double d = durations.begin()->second;
-    total = rounds * d - (rounds - 1) * relaunch;
+    double later = laterDurations.begin()->second;
+    total = d + (rounds - 1) * (later - relaunch);
     // The last round's CTAs stream alone: fewer of them share the L2, each
     // SM up to its own limit (loadShare), so a small last round runs faster
     // (measured on the H100: 144 CTAs of one per SM, 1000x1048x528, ran two
@@ -606,9 +641,11 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     if (rounds > 1 && tailRate > sm.loadBytesPerCycle) {
       HopperModel alone = sm;
       alone.loadBytesPerCycle = tailRate;
+      if (warmRounds)
+        alone = model.fromL2(tailRate);
       double dTail = simulateAlone(alone, durations.begin()->first);
-      if (dTail > 0 && dTail < d)
-        total += dTail - d;
+      if (dTail > 0 && dTail < later)
+        total += dTail - later;
     }
   } else {
     // List scheduling: each CTA, in launch order, takes the slot that frees
@@ -627,12 +664,14 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     double leftOut = 0; // summed slot time of the CTAs not scheduled
     for (const CtaRun &r : costs.ctas) {
       double d = durations[r.passes * r.trip];
+      double later = laterDurations[r.passes * r.trip];
       int64_t scheduled = std::max<int64_t>(1, r.count / scale);
-      leftOut += static_cast<double>(r.count - scheduled) * (d - relaunch);
+      leftOut += static_cast<double>(r.count - scheduled) * (later - relaunch);
       for (int64_t c = 0; c < scheduled; ++c) {
         double t = free.top();
         free.pop();
-        double e = t + d - (launched++ >= slots ? relaunch : 0.0);
+        bool first = launched++ < slots;
+        double e = t + (first ? d : later - relaunch);
         free.push(e);
         total = std::max(total, e);
       }

@@ -578,6 +578,50 @@ TEST(TimelineSim, SmsWithoutCtasLeaveTheirL2ShareToTheOthers) {
   EXPECT_NEAR(four.totalNs, 2 * 10 * 250, 1e-6);
 }
 
+TEST(TimelineSim, LaterRoundsOfALaunchTheL2HoldsLoadHits) {
+  // The loop above (load 100 bytes, 100 cycles of latency, a 50-cycle dot)
+  // on two SMs of one CTA each, one byte per cycle each when both stream,
+  // two for one alone. The launch loads 1000 distinct bytes; the L2 holds
+  // 2000. Its later rounds stream at twice the rate (L2 hits at 2 bytes a
+  // cycle against 1), and a last round streaming alone also lands its
+  // boxes after the hit latency (40 cycles).
+  LoadDot k(10);
+  k.costs.dramBytes = 1000;
+  HopperModel m = roundModel();
+  m.sms = 2;
+  m.loadBytesPerCycleMax = 2.0;
+  m.l2Bytes = 2000;
+  m.l2HitLoadBytesPerCycle = 2.0;
+  m.l2HitLatencyCycles = 40;
+  SimOptions o;
+  o.dynamicSmemBytes = 150000; // one CTA per SM
+  ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
+  auto launch = [&](int64_t ctas, const HopperModel &model) {
+    k.costs.ctas = {CtaRun{1, 10, ctas}};
+    Prediction p = predict(k.graph, schedule(0, 1, 0), r, k.costs, model, o);
+    EXPECT_TRUE(p.ok) << p.error;
+    return p;
+  };
+  // Two full rounds: 10 x 250 from DRAM, then 10 x (50 + 100 + 50) hits.
+  Prediction four = launch(4, m);
+  EXPECT_NEAR(four.totalNs, 10 * 250 + 10 * 200, 1e-6);
+  bool said = false;
+  for (const std::string &n : four.notes)
+    said |= n.find("the L2 holds the loaded tensors") != std::string::npos;
+  EXPECT_TRUE(said);
+  // A last CTA alone: 4 bytes a cycle (its 2 alone, at the hits' ratio)
+  // and the hit latency: 10 x (25 + 40 + 50).
+  EXPECT_NEAR(launch(3, m).totalNs, 10 * 250 + 10 * 115, 1e-6);
+  // Operands larger than the L2: every round loads as the first (the last
+  // CTA alone at 2 bytes a cycle, the latency as before).
+  HopperModel small = m;
+  small.l2Bytes = 500;
+  EXPECT_NEAR(launch(4, small).totalNs, 2 * 10 * 250, 1e-6);
+  EXPECT_NEAR(launch(3, small).totalNs, 10 * 250 + 10 * 200, 1e-6);
+  // One round: nothing to hit yet.
+  EXPECT_NEAR(launch(2, m).totalNs, 10 * 250, 1e-6);
+}
+
 TEST(TimelineSim, PartFullSmsTakeTheL2ShareOfTheirCtas) {
   // Two SMs of two CTA slots, one byte per cycle per SM when all four slots
   // stream, at most two per SM. Three CTAs: the SM with two has 2 * 2/3 of
