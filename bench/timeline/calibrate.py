@@ -951,6 +951,8 @@ FIT = {  # name: (low, high)
     "load_bytes_per_cycle": (15, 120),
     "load_bytes_per_cycle_max": (40, 400),
     "load_latency_cycles": (100, 3000),
+    "l2_hit_latency_cycles": (50, 1500),
+    "l2_miss_load_bytes_per_cycle": (5, 60),
     "sync_latency_cycles": (2, 1500),
     "math_efficiency": (0.15, 1.0),
     "pipe_efficiency": (0.3, 1.0),  # searched only when the start has it on (not 0)

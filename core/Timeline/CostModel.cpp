@@ -81,17 +81,28 @@ HopperModel HopperModel::atSmClock(double smGHz) const {
   m.driftLinkBytesPerTensorCycle *= scale;
   m.loadLatencyCycles /= scale;
   m.l2HitLoadBytesPerCycle *= scale;
+  m.l2MissLoadBytesPerCycle *= scale;
   m.l2HitLatencyCycles /= scale;
   m.clockGHz = smGHz;
   m.clockMaxGHz = 0;
   return m;
 }
 
+double HopperModel::l2RateFactor(double missFraction) const {
+  if (l2HitLoadBytesPerCycle <= 0 || loadBytesPerCycle <= 0)
+    return 1.0;
+  double m = std::clamp(missFraction, 0.0, 1.0);
+  if (l2MissLoadBytesPerCycle <= 0) // one rate for the misses: loadBytesPerCycle
+    return 1.0 / ((1 - m) * loadBytesPerCycle / l2HitLoadBytesPerCycle + m);
+  return 1.0 / ((1 - m) / l2HitLoadBytesPerCycle + m / l2MissLoadBytesPerCycle) /
+         loadBytesPerCycle;
+}
+
 HopperModel HopperModel::fromL2(double shareBytesPerCycle) const {
   HopperModel m = *this;
-  if (l2HitLoadBytesPerCycle <= 0 || loadBytesPerCycle <= 0)
+  if (l2HitLoadBytesPerCycle <= 0)
     return m;
-  m.loadBytesPerCycle = shareBytesPerCycle * l2HitLoadBytesPerCycle / loadBytesPerCycle;
+  m.loadBytesPerCycle = shareBytesPerCycle * l2RateFactor(0);
   if (l2HitLatencyCycles > 0)
     m.loadLatencyCycles = l2HitLatencyCycles;
   return m;
@@ -142,6 +153,7 @@ const Field kFields[] = {
     {"load_latency_cycles", &HopperModel::loadLatencyCycles},
     {"l2_hit_latency_cycles", &HopperModel::l2HitLatencyCycles},
     {"l2_hit_load_bytes_per_cycle", &HopperModel::l2HitLoadBytesPerCycle},
+    {"l2_miss_load_bytes_per_cycle", &HopperModel::l2MissLoadBytesPerCycle},
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
     {"pipe_efficiency", &HopperModel::pipeEfficiency},

@@ -94,36 +94,46 @@ struct HopperModel {
   /// per cycle), when every SM streams at once, for bytes the SM beside it
   /// does not load too (LoadSharing.h; measured on the H100: 31.5 bytes an
   /// SM cycle, 58 B/ns, bulk copies; 62-65 B/ns, tensor copies of L2 hits
-  /// with every SM streaming). In cycles of the reference clockGHz.
-  double loadBytesPerCycle = 33.16;
+  /// with every SM streaming). In cycles of the reference clockGHz. Since
+  /// the hits and misses have their own rates (below), the rate of loads
+  /// whose boxes the model cannot evaluate, and the reference the larger
+  /// shares of part-full launches (loadBytesPerCycleMax) are scaled from.
+  double loadBytesPerCycle = 31.2;
   /// What one SM's TMA can take when fewer CTAs stream (a grid that leaves
   /// SMs idle or part full): the L2's bandwidth is shared by the CTAs that
   /// stream, each SM up to this limit (bytes per cycle).
   double loadBytesPerCycleMax = 66.32;
   /// TMA load latency beyond the transfer itself (cycles of the reference
   /// clock).
-  double loadLatencyCycles = 750.5;
-  /// A launch whose loads' distinct bytes the L2 holds (l2Bytes) reads them
-  /// from DRAM in its first round of CTAs; its later rounds' loads all hit
-  /// in the L2 and stream at l2HitLoadBytesPerCycle (bytes a reference
-  /// cycle), every SM's share when all stream (loadShare's base, the
-  /// measured rate of L2 hits: 62-65 B/ns an SM with every SM streaming
-  /// tensor copies, bench/results/tma-issue-h100-2026-11-27). A last round
-  /// of few CTAs, streaming alone, also lands its boxes after
-  /// l2HitLatencyCycles; full rounds keep loadLatencyCycles (their queue:
-  /// the 64x24 GEMM tiles' rings of two, 704 CTAs of 2 MB of operands, wait
-  /// as long for their L2 hits). 0: the later rounds load as the first.
-  /// Fitted: 400 (a scan of 200-750 with the rest held: 132-133 of 185
-  /// groups at 200-500, 131 at 750; measured alone, a 48 KB stage of hits
-  /// lands 322-359 ns after its issue, about 200 cycles beyond its transfer
-  /// at 212 B/ns, where this model's SM alone takes loadBytesPerCycleMax).
-  /// Measured (bench/results/drift-k-h100-2026-11-28): the 128x128 GEMM at
-  /// K = 1024 (32 MB of operands) reads 1.37 bytes a kflop from DRAM, its
-  /// operands once and its stores, and runs its 16-iteration CTAs at the
-  /// rate of the 128-iteration ones at K = 8192, where the model without
-  /// this predicted it 15.6% slow.
-  double l2HitLatencyCycles = 400;
+  double loadLatencyCycles = 850;
+  /// The L2's hits and misses. A load whose boxes the model can evaluate
+  /// (LoadSharing.h) streams at the L2's rate for its hits and a slower one
+  /// for the bytes that miss and come from DRAM: an SM's share is
+  /// 1 / ((1 - m) / l2HitLoadBytesPerCycle + m / l2MissLoadBytesPerCycle)
+  /// for a miss fraction m of the loop's loaded bytes (the first wave's:
+  /// of the CTAs loading a box at once one misses), where loadBytesPerCycle
+  /// above is the rate of loads whose boxes are unknown and the reference
+  /// of loadShare's larger shares (l2RateFactor). A launch whose loads'
+  /// distinct bytes the L2 holds (l2Bytes) reads them from DRAM in its
+  /// first round of CTAs; its later rounds' loads all hit (m = 0), and a
+  /// last round of few CTAs, streaming alone, also lands its boxes after
+  /// l2HitLatencyCycles (full rounds keep loadLatencyCycles: their queue;
+  /// the 64x24 GEMM tiles' rings of two, 704 CTAs, wait as long for their
+  /// hits). l2HitLoadBytesPerCycle is measured, not fitted: 62-65 B/ns an
+  /// SM of L2 hits with every SM streaming tensor copies (bench/results/
+  /// tma-issue-h100-2026-11-27); the 128x128 GEMM at K = 1024 (32 MB of
+  /// operands) reads 1.37 bytes a kflop from DRAM, its operands once and its
+  /// stores, and runs its 16-iteration CTAs at the rate of the 128-iteration
+  /// ones at K = 8192 (bench/results/drift-k-h100-2026-11-28), which a
+  /// model with one rate for all loads predicted 15.6% slow; the persistent
+  /// ping-pong GEMM, whose first wave misses 2% of its bytes, streams 84 B/ns
+  /// an SM where the one rate gave it 58. l2MissLoadBytesPerCycle and
+  /// l2HitLatencyCycles are fitted. l2MissLoadBytesPerCycle 0: every load at
+  /// loadBytesPerCycle but the later rounds' hits; l2HitLoadBytesPerCycle 0:
+  /// every load at loadBytesPerCycle.
+  double l2HitLatencyCycles = 300;
   double l2HitLoadBytesPerCycle = 36.5;
+  double l2MissLoadBytesPerCycle = 22.7;
   /// An mbarrier handoff: the arrive (or a TMA's complete_tx) until the
   /// waiting warp runs again (cycles).
   double syncLatencyCycles = 121.8;
@@ -258,10 +268,12 @@ struct HopperModel {
   bool holdsInL2(double distinctBytes) const {
     return l2HitLoadBytesPerCycle > 0 && distinctBytes > 0 && distinctBytes <= l2Bytes;
   }
+  /// An SM's share of the L2 for loads of which `missFraction` of the bytes
+  /// miss, over its share at loadBytesPerCycle (1 with the two rates off).
+  double l2RateFactor(double missFraction) const;
   /// This model for CTAs that stream `shareBytesPerCycle` (the SM's share
-  /// of the L2 before any DRAM bound) of loads that all hit in the L2: that
-  /// rate at the hits' ratio (l2HitLoadBytesPerCycle / loadBytesPerCycle),
-  /// the boxes landing after the hit latency.
+  /// of the L2 at loadBytesPerCycle) of loads that all hit in the L2: that
+  /// share at the hits' rate, the boxes landing after the hit latency.
   HopperModel fromL2(double shareBytesPerCycle) const;
 
   /// The power clock's SM clock (GHz) for a launch whose tensor pipe is busy

@@ -48,6 +48,7 @@ struct DramShare {
   std::vector<Prediction::LoadSource> sources;
   double rate = 0;
   double missedBytes = 0; // per iteration of the loop, of the boxes evaluated
+  double loopBytes = 0;   // the same boxes' bytes
 };
 DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t ctas,
                     int64_t slots) {
@@ -66,6 +67,7 @@ DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t 
       }
   }
   out.missedBytes = missedBytes;
+  out.loopBytes = loopBytes;
   if (missedBytes > 0) {
     double streamingSms = static_cast<double>(std::min<int64_t>(model.sms, ctas));
     double hbmPerCycle = model.dramEfficiency * model.hbmBytesPerSecond / (model.clockGHz * 1e9);
@@ -380,6 +382,9 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
   // The transfers are charged in link bytes: DRAM's rate, in bytes loaded,
   // becomes the same time per link byte.
+  // Hits and misses at their rates (CostModel.h, l2MissLoadBytesPerCycle).
+  if (dram.loopBytes > 0 && model.l2MissLoadBytesPerCycle > 0)
+    sm.loadBytesPerCycle *= model.l2RateFactor(dram.missedBytes / dram.loopBytes);
   double dramBoundRate = 0;
   double linkPerByte = bytes > 0 ? link / bytes : 1.0;
   if (dram.rate > 0 && dram.rate * linkPerByte < sm.loadBytesPerCycle) {

@@ -46,6 +46,8 @@ HopperModel roundModel() {
   m.tensorMathInterference = 0;
   m.fmaPerCycle = 1;
   m.tpcCoalescing = 0; // CTAs on one TPC get nothing from sharing a box
+  m.l2HitLoadBytesPerCycle = 0; // one rate for hits and misses
+  m.l2MissLoadBytesPerCycle = 0;
   return m;
 }
 
@@ -245,6 +247,34 @@ TEST(TimelineSim, BoxesTheTpcPartnerLoadsTooCrossItsLinkOnce) {
   EXPECT_NEAR(tpcSharedFraction(three, 3).value_or(-1), 2.0 / 3.0, 1e-9);
   EXPECT_NEAR(tpcSharedFraction(three, 1).value_or(-1), 0.0, 1e-9);
   EXPECT_FALSE(tpcSharedFraction(LoadFootprint{100, {}}, 4).has_value());
+}
+
+TEST(TimelineSim, HitsAndMissesStreamAtTheirRates) {
+  // Four SMs, a CTA each, unpipelined: 100 bytes, 100 cycles of latency, a
+  // 50-cycle dot. L2 hits stream at 2 bytes a cycle, misses at 0.5. Boxes
+  // {7, 8, 7, 8}: of the four CTAs' loads two miss (m = 1/2), so the SM's
+  // share is 1 / (0.5 / 2 + 0.5 / 0.5) = 0.8 bytes a cycle: 125 + 100 + 50.
+  // {7, 7, 7, 7}: one miss in four, 1 / (0.75 / 2 + 0.25 / 0.5) = 8/7.
+  // Boxes the model cannot evaluate stream at load_bytes_per_cycle (1).
+  HopperModel m = roundModel();
+  m.sms = 4;
+  m.l2HitLoadBytesPerCycle = 2.0;
+  m.l2MissLoadBytesPerCycle = 0.5;
+  EXPECT_NEAR(m.l2RateFactor(0.5), 0.8, 1e-12);
+  EXPECT_NEAR(m.l2RateFactor(0), 2.0, 1e-12);
+  EXPECT_NEAR(m.l2RateFactor(1), 0.5, 1e-12);
+  Prediction half = runBoxes(m, 4, {7, 8, 7, 8}), quarter = runBoxes(m, 4, {7, 7, 7, 7}),
+             unknown = runBoxes(m, 4, {});
+  ASSERT_TRUE(half.ok && quarter.ok && unknown.ok) << half.error << quarter.error << unknown.error;
+  EXPECT_NEAR(half.iterationNs, 125 + 150, 1e-6);
+  EXPECT_NEAR(quarter.iterationNs, 100 * 7.0 / 8.0 + 150, 1e-6);
+  EXPECT_NEAR(unknown.iterationNs, 100 + 150, 1e-6);
+  // The miss rate off: every load at load_bytes_per_cycle.
+  HopperModel one = m;
+  one.l2MissLoadBytesPerCycle = 0;
+  Prediction flat = runBoxes(one, 4, {7, 8, 7, 8});
+  ASSERT_TRUE(flat.ok) << flat.error;
+  EXPECT_NEAR(flat.iterationNs, 250, 1e-6);
 }
 
 TEST(TimelineSim, ARingOfTwoOverlapsTheLoadWithTheDot) {
