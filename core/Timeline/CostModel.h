@@ -126,8 +126,8 @@ struct HopperModel {
   /// stores, and runs its 16-iteration CTAs at the rate of the 128-iteration
   /// ones at K = 8192 (bench/results/drift-k-h100-2026-11-28), which a
   /// model with one rate for all loads predicted 15.6% slow; the persistent
-  /// ping-pong GEMM, whose first wave misses 2% of its bytes, streams 84 B/ns
-  /// an SM where the one rate gave it 58. l2MissLoadBytesPerCycle and
+  /// ping-pong GEMM, whose first wave misses 10% of its bytes, streams 65 B/ns
+  /// of link bytes an SM where the one rate gave it 58. l2MissLoadBytesPerCycle and
   /// l2HitLatencyCycles are fitted. l2MissLoadBytesPerCycle 0: every load at
   /// loadBytesPerCycle but the later rounds' hits; l2HitLoadBytesPerCycle 0:
   /// every load at loadBytesPerCycle.
