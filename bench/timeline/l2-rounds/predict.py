@@ -3,7 +3,7 @@
 from the bundle's own schedule.json and problem sizes and its source IR: an asset
 (sweep-ASSET--...) or a generated variant (NAME--...; test/variants/make_variants.py).
 
-  python3 bench/timeline/l2-rounds/predict.py .dev/l2-rounds > predictions.jsonl
+  python3 bench/timeline/l2-rounds/predict.py .dev/l2-rounds [PARAMS.json] > predictions.jsonl
 
 One JSON line a bundle: bundle, pred_tflops, bound, iteration_ns, clock_ghz, dram_tbps, and
 whether the model runs its later rounds out of the L2 (l2_rounds).
@@ -34,6 +34,8 @@ def main(argv):
                 ir = os.path.join(vars_dir, name.split("--")[0] + ".mlir")
             cmd = [TOOL, ir, "--json", "--schedule", os.path.join(b, "schedule.json")]
             cmd += [f"--size={k}={v}" for k, v in sizes.items()]
+            if len(argv) > 2:
+                cmd += ["--params", argv[2]]
             p = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             notes = p.get("notes", [])
             print(json.dumps({"bundle": name, "pred_tflops": p.get("tflops"), "bound": p.get("bound"),
