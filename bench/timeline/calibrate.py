@@ -706,11 +706,11 @@ def collect():
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
             elif (folder.startswith(("ncu-persistent-", "ncu-heldout-", "ncu-sizes-", "ncu-promotion-",
-                                     "promotion-"))
+                                     "promotion-", "heldout-sizes-"))
                   and base.count("--") <= 1 and r.get("problem")
                   and own_schedule_ir(base.split("--")[0])):
                 # bench/timeline/ncu/persistent-prepare.sh, heldout-prepare.sh, sizes-prepare.sh
-                # and the promotion-*-prepare.sh: assets (and bench/unseen's loops) under their
+                # the promotion-*-prepare.sh and heldout-sizes/prepare.sh: assets (and bench/unseen's loops) under their
                 # own schedules, named alone or with the size, at the sizes the run says.
                 stem = base.split("--")[0]
                 sizes = problem_sizes(r["problem"])
