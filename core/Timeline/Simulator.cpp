@@ -379,12 +379,14 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
       tensorCycles += model.dotCycles(d, 1.0);
   if (tensorCycles > 0)
     out.linkBytesPerTensorCycle = link / tensorCycles;
+  // Hits and misses at their rates (CostModel.h, l2MissLoadBytesPerCycle).
+  double rateFactor = dram.loopBytes > 0 && model.l2MissLoadBytesPerCycle > 0
+                          ? model.l2RateFactor(dram.missedBytes / dram.loopBytes)
+                          : 1.0;
+  sm.loadBytesPerCycle *= rateFactor;
   // The TMA rate an SM gets when DRAM bounds it rather than the L2 (0: not).
   // The transfers are charged in link bytes: DRAM's rate, in bytes loaded,
   // becomes the same time per link byte.
-  // Hits and misses at their rates (CostModel.h, l2MissLoadBytesPerCycle).
-  if (dram.loopBytes > 0 && model.l2MissLoadBytesPerCycle > 0)
-    sm.loadBytesPerCycle *= model.l2RateFactor(dram.missedBytes / dram.loopBytes);
   double dramBoundRate = 0;
   double linkPerByte = bytes > 0 ? link / bytes : 1.0;
   if (dram.rate > 0 && dram.rate * linkPerByte < sm.loadBytesPerCycle) {
@@ -642,12 +644,12 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     // (measured on the H100: 144 CTAs of one per SM, 1000x1048x528, ran two
     // rounds in 8.0 us against 2 x 3.3 us of loop in the first one).
     int64_t tail = out.ctas - (rounds - 1) * slots;
-    double tailRate = model.loadShare(tail, resident);
-    if (rounds > 1 && tailRate > sm.loadBytesPerCycle) {
-      HopperModel alone = sm;
-      alone.loadBytesPerCycle = tailRate;
-      if (warmRounds)
-        alone = model.fromL2(tailRate);
+    double tailShare = model.loadShare(tail, resident);
+    HopperModel alone = sm;
+    alone.loadBytesPerCycle = tailShare * rateFactor;
+    if (warmRounds)
+      alone = model.fromL2(tailShare);
+    if (rounds > 1 && alone.loadBytesPerCycle > (warmRounds ? warm : sm).loadBytesPerCycle) {
       double dTail = simulateAlone(alone, durations.begin()->first);
       if (dTail > 0 && dTail < later)
         total += dTail - later;
