@@ -2,25 +2,19 @@
 # Build machine: the assets and bench/unseen's loops under their own schedules at sizes no
 # results folder has (a second held-out test of the timeline model: square and skinny GEMMs,
 # attention at a short and a long sequence), each compiled into DEV/bundles/NAME--LABEL and
-# predicted into DEV/predicted.jsonl before any GPU run (commit it as predictions-DATE.jsonl
-# beside this script).
+# predicted into DEV/predicted.jsonl (bench/timeline/predict_bundles.py) before any GPU run:
+# commit it as predictions-DATE.jsonl beside this script.
 #   bash bench/timeline/heldout-sizes/prepare.sh                                  # .dev/heldout-sizes
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/heldout-sizes OUT
 set -euo pipefail
 . "$(dirname "$0")/../prepare-lib.sh"
 fresh_dev heldout-sizes
-: > "$DEV/predicted.jsonl"
 one() { # IR LABEL SIZE=V...
-  local ir=$1 label=$2 name
+  local ir=$1 label=$2
   shift 2
-  name=$(basename "$ir" .mlir)--$label
   local sizes=()
   for s in "$@"; do sizes+=(--size="$s"); done
-  bundle "$ir" "$DEV/bundles/$name" "${sizes[@]}"
-  "$ROOT/build/bin/stagecraft-timeline" "$ir" "${sizes[@]}" --json |
-    python3 -c 'import json, sys; p = json.load(sys.stdin); print(json.dumps({"bundle": sys.argv[1],
-      "pred_tflops": p.get("tflops"), "bound": p.get("bound"), "clock_ghz": p.get("sm_clock_ghz"),
-      "waves": p.get("waves")}))' "$name" >> "$DEV/predicted.jsonl"
+  bundle "$ir" "$DEV/bundles/$(basename "$ir" .mlir)--$label" "${sizes[@]}"
 }
 A=$ROOT/assets
 for g in gemm gemm_128x128 fp8_gemm mxfp8_gemm persistent_gemm persistent_gemm_grouped \
@@ -34,5 +28,6 @@ for a in attention_fwd_d128 attention_fwd_d64 attention_fwd_d128_causal persiste
   one "$A/$a.mlir" B1-H16-S16384 B=1 H=16 S=16384
 done
 one "$ROOT/bench/unseen/sigmoid_attention.mlir" B8-H16-S2048 B=8 H=16 S=2048
+python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

@@ -3,7 +3,8 @@
 # l2HitLoadBytesPerCycle): launches of several rounds of CTAs whose operands the L2 holds
 # (after the first round every load hits) beside the same kernels at sizes whose operands it
 # does not hold. None of these sizes was measured before the model's change (2026-11-28);
-# the predictions were committed before the runs (README.md).
+# the predictions (DEV/predicted.jsonl, bench/timeline/predict_bundles.py) were committed
+# before the runs as predictions-DATE.jsonl beside this script (README.md).
 #   bash bench/timeline/l2-rounds/prepare.sh                                    # .dev/l2-rounds
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/l2-rounds OUT
 set -euo pipefail
@@ -31,5 +32,6 @@ for v in attn_d64_bn64_bm128w2_bf16_bf16_none_default attn_d128_bn64_bm128w2_bf1
   bundle "$VARS/$v.mlir" "$DEV/bundles/$v--B2-H8-S2048" --size B=2 --size H=8 --size S=2048
   bundle "$VARS/$v.mlir" "$DEV/bundles/$v--B4-H16-S4096" --size B=4 --size H=16 --size S=4096
 done
+python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """The timeline model's prediction of every bundle of a prepare script's folder (build machine),
-from the bundle's own schedule.json and problem sizes and its source IR: an asset
-(sweep-ASSET--...) or a generated variant (NAME--...; test/variants/make_variants.py).
+from the bundle's own schedule.json and problem sizes and its source IR, found by the bundle's
+name: sweep-ASSET--... (an asset under bench/gemm/sweep.py's schedules), NAME--LABEL where NAME
+is a generated variant (test/variants/make_variants.py), an asset or a bench/unseen loop.
 
-  python3 bench/timeline/l2-rounds/predict.py .dev/l2-rounds [PARAMS.json] > predictions.jsonl
+  python3 bench/timeline/predict_bundles.py .dev/l2-rounds [PARAMS.json] > predictions.jsonl
 
-One JSON line a bundle: bundle, pred_tflops, bound, iteration_ns, clock_ghz, dram_tbps, and
-whether the model runs its later rounds out of the L2 (l2_rounds).
+One JSON line a bundle: bundle, pred_tflops, bound, iteration_ns, clock_ghz, waves, dram_tbps,
+and whether the model runs its later rounds out of the L2 (l2_rounds). Written before the GPU
+run and committed beside the prepare script, it is what a held-out test compares with.
 """
 import json
 import os
@@ -14,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.environ.get("STAGECRAFT_TIMELINE") or os.path.join(ROOT, "build", "bin", "stagecraft-timeline")
 
 
@@ -28,10 +30,12 @@ def main(argv):
             b = os.path.join(bundles, name)
             manifest = json.load(open(os.path.join(b, "manifest.json")))
             sizes = {k: v for k, v in manifest["problem"].items() if isinstance(v, int)}
-            if name.startswith("sweep-"):
-                ir = os.path.join(ROOT, "assets", name[len("sweep-"):].split("--")[0] + ".mlir")
-            else:
-                ir = os.path.join(vars_dir, name.split("--")[0] + ".mlir")
+            stem = name[len("sweep-"):].split("--")[0] if name.startswith("sweep-") else name.split("--")[0]
+            candidates = [os.path.join(d, stem + ".mlir") for d in
+                          (vars_dir, os.path.join(ROOT, "assets"), os.path.join(ROOT, "bench", "unseen"))]
+            ir = next((c for c in candidates if os.path.exists(c)), None)
+            if ir is None:
+                raise SystemExit(f"{name}: no IR named {stem} (a generated variant, an asset or a bench/unseen loop)")
             cmd = [TOOL, ir, "--json", "--schedule", os.path.join(b, "schedule.json")]
             cmd += [f"--size={k}={v}" for k, v in sizes.items()]
             if len(argv) > 2:
