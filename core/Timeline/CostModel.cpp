@@ -132,8 +132,12 @@ double HopperModel::mathCycles(const MathWork &m) const {
   // element-wise steps (a row's max before its exponentials, their sum
   // after); one of element-wise math only has independent work for every
   // element, and a pipe it saturates runs near its table rate.
-  double pipeEff = pipeEfficiency > 0 && m.shuffle == 0 ? pipeEfficiency : mathEfficiency;
-  return std::max(issue / mathEfficiency, pipes / pipeEff);
+  // A lone warp group (loneMathRate) issues slower, and a stream with
+  // reductions runs its pipes at that rate too; element-wise math its pipes
+  // bound keeps their rate.
+  double issueEff = mathEfficiency * (loneWarpGroup && loneMathRate > 0 ? loneMathRate : 1.0);
+  double pipeEff = pipeEfficiency > 0 && m.shuffle == 0 ? pipeEfficiency : issueEff;
+  return std::max(issue / issueEff, pipes / pipeEff);
 }
 
 namespace {
@@ -156,6 +160,7 @@ const Field kFields[] = {
     {"l2_miss_load_bytes_per_cycle", &HopperModel::l2MissLoadBytesPerCycle},
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
+    {"lone_math_rate", &HopperModel::loneMathRate},
     {"pipe_efficiency", &HopperModel::pipeEfficiency},
     {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
     {"tensor_math_interference", &HopperModel::tensorMathInterference},

@@ -141,6 +141,24 @@ struct HopperModel {
   /// (dependency chains, register moves, predication, address math), and a
   /// stream with cross-lane reductions runs its pipes at it too.
   double mathEfficiency = 0.681;
+  /// Register math issued by the one warp group that computes on its SM (a
+  /// single consumer, one CTA an SM) issues at this fraction of
+  /// mathEfficiency: mathEfficiency is what two consumers' streams reach
+  /// together, interleaved on each sub-partition, while one warp a
+  /// sub-partition waits out its dependency chains alone (Nsight Compute,
+  /// bench/results/ncu-consumers-h100-2026-11-27: a second consumer adds
+  /// 12% of register-math throughput without a mask, 1.5% soft-capped,
+  /// none causal; a consumer alone runs 0.35 instructions a cycle); a
+  /// stream with reductions runs its pipes at that rate too, element-wise
+  /// math its pipes bound keeps their rate (pipeEfficiency). Fitted: 0.8 (a
+  /// scan of 0.7, 0.8, 0.89 with the rest held: 699, 701, 698 of 718
+  /// one-schedule groups, the ranked groups unchanged; the one-consumer
+  /// attention kernels 14-27% fast before, bench/results/heldout-variants-
+  /// h100-2026-11-28 among them). 1: no difference.
+  double loneMathRate = 0.8;
+  /// Set on the model a plan is built with, not read from JSON: the plan's
+  /// SM has one computing warp group (loneMathRate applies).
+  bool loneWarpGroup = false;
   /// The fraction of its table throughput a pipe (FMA, MUFU, conversions)
   /// reaches in a stream without cross-lane reductions, element-wise math
   /// with independent work for every element (sigmoid attention's MUFU on

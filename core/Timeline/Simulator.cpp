@@ -351,6 +351,18 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   // CTAs resident together on an SM: no more than the grid spreads there.
   int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(out.ctasPerSM, (out.ctas + model.sms - 1) / model.sms));
+  // One warp group computing on each SM: its register math at the lone
+  // warp group's rate (CostModel.h, loneMathRate).
+  int64_t computing = 0;
+  for (const WarpGroupPlan &w : plan.wgs)
+    computing += w.computes;
+  if (computing * resident == 1 && model.loneMathRate > 0 && model.loneMathRate != 1) {
+    HopperModel lone = model;
+    lone.loneWarpGroup = true;
+    Plan again;
+    if (buildPlan(g, schedule, report, costs, lone, again).empty())
+      plan = std::move(again);
+  }
   // A grid smaller than the GPU's slots leaves SMs idle or part full: the
   // L2 bandwidth is shared by the CTAs that stream (the block scheduler
   // spreads CTAs over SMs first), each SM up to its own limit. (144 CTAs of

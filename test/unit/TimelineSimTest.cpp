@@ -1100,6 +1100,61 @@ TEST(TimelineCostModel, DotAndMathCosts) {
   EXPECT_NEAR(m.mathCycles(adds), 100, 1e-9); // FMA: 128 per cycle
 }
 
+TEST(TimelineCostModel, ALoneWarpGroupIssuesItsMathSlower) {
+  HopperModel m;
+  m.mathEfficiency = 0.5;
+  m.pipeEfficiency = 0.8;
+  m.loneMathRate = 0.8;
+  // The softmax-like stream of the test below: 400 cycles shared, its pipe
+  // and issue at 0.5 x 0.8 = 0.4 alone: 500.
+  MathWork softmax;
+  softmax.mufu = 3200;
+  softmax.fma = 3200;
+  softmax.shuffle = 320;
+  EXPECT_NEAR(m.mathCycles(softmax), 400, 1e-9);
+  HopperModel lone = m;
+  lone.loneWarpGroup = true;
+  EXPECT_NEAR(lone.mathCycles(softmax), 500, 1e-9);
+  // Element-wise MUFU work its pipe bounds keeps the pipe's rate (250);
+  // its issue slots, 50 cycles at 0.4, are still not the limit.
+  MathWork sigmoid;
+  sigmoid.mufu = 3200;
+  sigmoid.fma = 3200;
+  EXPECT_NEAR(lone.mathCycles(sigmoid), 250, 1e-9);
+  // An issue-bound stream: 100 issue cycles at 0.4.
+  MathWork adds;
+  adds.fma = 12800;
+  EXPECT_NEAR(lone.mathCycles(adds), 250, 1e-9);
+  lone.loneMathRate = 1; // no difference
+  EXPECT_NEAR(lone.mathCycles(softmax), 400, 1e-9);
+}
+
+TEST(TimelineSim, OneComputingWarpGroupAnSmRunsItsMathAlone) {
+  // The same loop with one consumer warp group and with two; before each
+  // dot, a reduction of 12800 FMA-pipe operations a warp group (with a
+  // shuffle: its pipe at the issue's rate), 12800 cycles at one FMA lane a
+  // cycle. A lone consumer, one CTA an SM, runs it at loneMathRate (0.5):
+  // 12800 cycles longer an iteration.
+  LoadDot one(10, 1), two(10, 2);
+  for (LoadDot *k : {&one, &two}) {
+    double share = k == &two ? 2 : 1;
+    k->costs.units[1].math.fma = 12800.0 * share;
+    k->costs.units[1].math.shuffle = share;
+  }
+  HopperModel m = roundModel();
+  m.loneMathRate = 0.5;
+  Prediction alone = one.run(schedule(0, 1, 0), m);
+  HopperModel same = m;
+  same.loneMathRate = 1;
+  Prediction plain = one.run(schedule(0, 1, 0), same);
+  ASSERT_TRUE(alone.ok && plain.ok) << alone.error << plain.error;
+  EXPECT_NEAR(alone.iterationNs - plain.iterationNs, 12800, 1);
+  // Two consumers: neither is alone, the rate does not apply.
+  Prediction pair = two.run(schedule(0, 1, 0), m), pairPlain = two.run(schedule(0, 1, 0), same);
+  ASSERT_TRUE(pair.ok && pairPlain.ok) << pair.error << pairPlain.error;
+  EXPECT_NEAR(pair.iterationNs, pairPlain.iterationNs, 1e-6);
+}
+
 TEST(TimelineCostModel, ASaturatedPipeRunsAtThePipeEfficiencyUnlessTheStreamReduces) {
   HopperModel m;
   m.mathEfficiency = 0.5;
