@@ -382,6 +382,12 @@ ReferenceSpec parseReference(const Obj &top, Manifest &m, const std::string &key
     if (ta == DType::E5M2 && tb == DType::E5M2)
       fail(o.path(), "cuBLASLt has no e5m2 x e5m2 matmul (one operand must be e4m3)");
     checkOperand(o, "c", g.c, m, {g.M, g.N}, TensorRole::Output);
+    if (o.has("accumulation")) {
+      std::string a = o.str("accumulation");
+      if (a != "fast" && a != "promoted")
+        fail(o.field("accumulation"), "must be \"fast\" or \"promoted\", got \"" + a + "\"");
+      g.fastAccumulation = a == "fast";
+    }
     for (const char *key : {"scale_a", "scale_b"}) {
       if (!o.has(key)) continue;
       std::string name = o.str(key);

@@ -92,6 +92,10 @@ struct GemmReference {
 struct GemmFp8Reference {
   std::string a, b, c, scaleA, scaleB;
   int64_t M = 0, N = 0, K = 0;
+  // How the kernel sums its FP8 products, and so how its timed peer does:
+  // "fast" (wgmma accumulating in place) or "promoted" (partial sums added
+  // in fp32 registers; cuBLASLt without fast accumulation).
+  bool fastAccumulation = true;
 };
 
 struct AttentionReference {

@@ -370,7 +370,8 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     r.warnings.push_back(std::string("the cuBLAS peer was not timed: ") + e.what());
   }
   // cuBLASLt's FP8 matmul on an FP8 GEMM: same method, same rotation, the kernel's output type,
-  // fast accumulation (FP8 wgmma accumulating in place, as the kernel does).
+  // the kernel's accumulation: fast (FP8 wgmma accumulating in place) or, for a kernel that
+  // promotes its partial sums to fp32 registers, cuBLASLt's accurate one, which does the same.
   if (m.peer.kind == ReferenceSpec::Kind::GemmFp8) try {
     const GemmFp8Reference &g = m.peer.gemmFp8;
     const DType aType = m.findTensor(g.a)->dtype, bType = m.findTensor(g.b)->dtype;
@@ -380,7 +381,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     auto call = [&](int set) {
       auto scale = [&](const std::string &name) { return name.empty() ? CUdeviceptr(0) : bundle.tensor(name, set); };
       cublasLt_->matmul(g, aType, bType, bundle.tensor(g.a, set), bundle.tensor(g.b, set), scale(g.scaleA),
-                        scale(g.scaleB), c.get(), cType, /*fastAccum=*/true, stream_);
+                        scale(g.scaleB), c.get(), cType, g.fastAccumulation, stream_);
     };
     for (int i = 0; i < request.warmup; ++i) {
       call(i % sets);
@@ -396,7 +397,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
       ref.push_back(spanMicroseconds(recs, "the timed cuBLASLt call"));
       refKernels = std::max(refKernels, recs.size());
     }
-    r.referenceName = CublasLtFp8::describe(aType, bType, cType, true);
+    r.referenceName = CublasLtFp8::describe(aType, bType, cType, g.fastAccumulation);
     r.referenceTiming = summarize(ref, int(refKernels));
     r.referenceTflops = tflops(gemmFlops(g.M, g.N, g.K), r.referenceTiming->medianUs);
     if (*r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;

@@ -124,6 +124,8 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       peer = llvm::json::Object{{"kind", gemm->fp8 ? "gemm_fp8" : "gemm"}, {"a", "A"}, {"b", "B"},
                                 {"c", "C"}, {"M", M}, {"N", N}, {"K", K},
                                 {"transpose_b", gemm->transposeB}};
+      if (gemm->fp8)
+        peer["accumulation"] = gemm->promoted ? "promoted" : "fast";
       if (gemm->scaleA >= 0)
         peer["scale_a"] = "scale_a";
       if (gemm->scaleB >= 0)

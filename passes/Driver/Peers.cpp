@@ -93,15 +93,29 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
     scope = tileLoop.getBody();
   }
   SmallVector<Operation *> body = tensorOps(*loop.getBody());
-  if (body.size() != 3)
+  if (body.size() != 3 && body.size() != 4)
     return std::nullopt;
   DotOp dot;
-  for (Operation *op : body)
+  arith::AddFOp promote;
+  for (Operation *op : body) {
     if (auto d = dyn_cast<DotOp>(op))
       dot = d;
-  if (!dot || dot.getTransposeA() || dot.getAcc() != loop.getRegionIterArgs()[0] ||
-      loop.getBody()->getTerminator()->getOperand(0) != dot.getResult() ||
-      !isZeroSplat(loop.getInitArgs()[0]))
+    else if (auto a = dyn_cast<arith::AddFOp>(op))
+      promote = a;
+  }
+  Value sum = loop.getRegionIterArgs()[0];
+  Value yielded = loop.getBody()->getTerminator()->getOperand(0);
+  if (!dot || dot.getTransposeA() || !isZeroSplat(loop.getInitArgs()[0]))
+    return std::nullopt;
+  // Accumulated in place (wgmma adds onto the running sum), or promoted:
+  // each iteration's products summed from zero by wgmma and added to the
+  // running sum by the CUDA cores (CUTLASS's promotion of FP8 partial sums,
+  // DeepSeek-V3's remedy for the FP8 wgmma's 13-bit accumulation).
+  bool promoted = body.size() == 4;
+  if (promoted ? !promote || !isZeroSplat(dot.getAcc()) || yielded != promote.getResult() ||
+                     !((promote.getLhs() == sum && promote.getRhs() == dot.getResult()) ||
+                       (promote.getRhs() == sum && promote.getLhs() == dot.getResult()))
+               : dot.getAcc() != sum || yielded != dot.getResult())
     return std::nullopt;
   auto la = dot.getA().getDefiningOp<LoadOp>(), lb = dot.getB().getDefiningOp<LoadOp>();
   if (!la || !lb || la == lb)
@@ -159,6 +173,7 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
     return std::nullopt;
   GemmPeer p;
   p.fp8 = fp8;
+  p.promoted = promoted;
   if (scales.size() > 0)
     p.scaleA = scales[0];
   if (scales.size() > 1)

@@ -13,11 +13,15 @@ namespace stagecraft {
 /// operands (e4m3/e5m2, not both e5m2; K-major), C = sa sb A B^T: the
 /// accumulator multiplied by splats of per-tensor scales (element 0 of
 /// one or two f32 tensors loaded before the loop), as cuBLASLt's FP8 matmul
-/// with scale pointers computes it.
+/// with scale pointers computes it. The loop either accumulates in place
+/// (the dot onto the running sum) or promotes: the dot sums each
+/// iteration's products from zero and an addf adds them to the running sum
+/// (for FP8, cuBLASLt without fast accumulation does the same).
 struct GemmPeer {
   int a = -1, b = -1, c = -1; // kernel argument numbers
   bool transposeB = true;
   bool fp8 = false;
+  bool promoted = false;
   int scaleA = -1, scaleB = -1; // FP8: the scales' arguments (-1: none)
 };
 std::optional<GemmPeer> matchGemmPeer(mlir::func::FuncOp kernel);

@@ -9,7 +9,9 @@
 //   u   = the largest unit roundoff among them (2^-8 bf16, 2^-11 f16,
 //         2^-24 f32) and the approximations (2^-10 for tanh.approx),
 //   acc = 2^-24 sqrt(L) for the longest reduction L (dot K times trips,
-//         row sums); for a dot of fp8 inputs 2^-13 sqrt(L / 32): the
+//         row sums); for a dot of fp8 inputs 2^-13 sqrt(L / 32), L its own
+//         accumulation (K alone where each iteration starts it from zero
+//         and adds it to the running sum in fp32: promoted): the
 //         H100's fp8 wgmma adds each 32-deep step's products into its
 //         accumulator with 13 mantissa bits, not 23 (measured: an e4m3 GEMM
 //         with an f32 output at K = 3072 lands 1e-3 norm-wise from the
@@ -63,11 +65,16 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   }
   double u = std::ldexp(1.0, -24);
   int64_t longest = 1, longestFp8 = 0;
-  auto reductionOf = [&](Operation *dot, int64_t k) {
-    int64_t l = k * (dot->getParentOfType<scf::ForOp>() ? loopTrips : 1);
+  auto reductionOf = [&](Operation *dot, int64_t k, Value acc) {
+    auto loop = dot->getParentOfType<scf::ForOp>();
+    int64_t l = k * (loop ? loopTrips : 1);
     longest = std::max(longest, l);
+    // The wgmma's short sums reach only its own accumulator: a dot that
+    // starts from a value made outside the loop each iteration (a promoted
+    // partial sum, added to the running one in fp32 registers) sums K deep.
+    bool fresh = loop && loop.isDefinedOutsideOfLoop(acc);
     if (isFp8(cast<RankedTensorType>(dot->getOperand(0).getType()).getElementType()))
-      longestFp8 = std::max(longestFp8, l);
+      longestFp8 = std::max(longestFp8, fresh ? k : l);
   };
   std::string roundedBy = "f32";
   for (Value v : slice) {
@@ -88,9 +95,9 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
         roundedBy = def->getName().getStringRef().str() + " (approximate)";
       }
     if (auto d = dyn_cast<DotOp>(def))
-      reductionOf(d, d.getK());
+      reductionOf(d, d.getK(), d.getAcc());
     if (auto d = dyn_cast<DotScaledOp>(def))
-      reductionOf(d, d.getK());
+      reductionOf(d, d.getK(), d.getAcc());
     if (auto r = dyn_cast<ReduceOp>(def))
       longest = std::max(longest, cast<RankedTensorType>(r.getInput().getType())
                                       .getDimSize(r.getDim()));

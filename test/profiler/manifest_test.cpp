@@ -278,6 +278,15 @@ TEST(Manifest, Fp8TensorsAndTheCublasLtPeer) {
                         "peer.scale_b: tensor \"C\" must be an f32 input");
   EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("a": "A", "b": "B", "c": "C", "M")", R"("a": "C", "b": "B", "c": "C", "M")"),
                         "peer.a: tensor \"C\" must be an input of shape [4096, 2048]");
+  // How the kernel sums its FP8 products sets how its timed peer does: in place (fast, the
+  // default) or promoted to fp32 registers (cuBLASLt's accurate accumulation).
+  EXPECT_TRUE(m.peer.gemmFp8.fastAccumulation);
+  Manifest promoted = parseManifest(replaced(fp8Manifest(), R"("transpose_b": true,)",
+                                             R"("transpose_b": true, "accumulation": "promoted",)"));
+  EXPECT_TRUE(promoted.warnings.empty());
+  EXPECT_FALSE(promoted.peer.gemmFp8.fastAccumulation);
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("transpose_b": true,)", R"("transpose_b": true, "accumulation": "exact",)"),
+                        "peer.accumulation: must be \"fast\" or \"promoted\", got \"exact\"");
   // A NaN fill needs a 16/32-bit float map: FP8 tiles are byte maps.
   EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero"},)",
                                  R"("swizzle": "128B", "l2_promotion": "256B", "oob_fill": "nan"},)"),
