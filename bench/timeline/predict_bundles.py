@@ -2,7 +2,8 @@
 """The timeline model's prediction of every bundle of a prepare script's folder (build machine),
 from the bundle's own schedule.json and problem sizes and its source IR, found by the bundle's
 name: sweep-ASSET--... (an asset under bench/gemm/sweep.py's schedules), NAME--LABEL where NAME
-is a generated variant (test/variants/make_variants.py), an asset or a bench/unseen loop.
+is a generated variant (test/variants/make_variants.py), an asset, a bench/unseen loop or a
+loop the prepare script wrote into the folder's ir/.
 
   python3 bench/timeline/predict_bundles.py .dev/l2-rounds [PARAMS.json] > predictions.jsonl
 
@@ -32,7 +33,8 @@ def main(argv):
             sizes = {k: v for k, v in manifest["problem"].items() if isinstance(v, int)}
             stem = name[len("sweep-"):].split("--")[0] if name.startswith("sweep-") else name.split("--")[0]
             candidates = [os.path.join(d, stem + ".mlir") for d in
-                          (vars_dir, os.path.join(ROOT, "assets"), os.path.join(ROOT, "bench", "unseen"))]
+                          (vars_dir, os.path.join(ROOT, "assets"), os.path.join(ROOT, "bench", "unseen"),
+                           os.path.join(folder, "ir"))]
             ir = next((c for c in candidates if os.path.exists(c)), None)
             if ir is None:
                 raise SystemExit(f"{name}: no IR named {stem} (a generated variant, an asset or a bench/unseen loop)")
