@@ -705,12 +705,20 @@ def collect():
                 sizes = problem_sizes(r["problem"])
                 entry.update(asset=name, ir=ir, variant=base, size=size_label(sizes),
                              schedule=sched, sizes=sizes)
+            elif folder.startswith("fp8-promotion-") and "--overlap-" in base and r.get("problem"):
+                # bench/fp8/promotion/prepare.sh: the promoted FP8 asset under schedule-overlap.json.
+                stem = base.split("--")[0]
+                sizes = problem_sizes(r["problem"])
+                sched = json.load(open(os.path.join(ROOT, "bench", "fp8", "promotion", "schedule-overlap.json")))
+                entry.update(asset=stem, ir=own_schedule_ir(stem), variant=base, size=size_label(sizes),
+                             schedule=sched, sizes=sizes)
             elif (folder.startswith(("ncu-persistent-", "ncu-heldout-", "ncu-sizes-", "ncu-promotion-",
-                                     "promotion-", "heldout-sizes-"))
+                                     "promotion-", "heldout-sizes-", "fp8-promotion-"))
                   and base.count("--") <= 1 and r.get("problem")
                   and own_schedule_ir(base.split("--")[0])):
                 # bench/timeline/ncu/persistent-prepare.sh, heldout-prepare.sh, sizes-prepare.sh
-                # the promotion-*-prepare.sh and heldout-sizes/prepare.sh: assets (and bench/unseen's loops) under their
+                # the promotion-*-prepare.sh, heldout-sizes/prepare.sh and bench/fp8/promotion/prepare.sh:
+                # assets (and bench/unseen's loops) under their
                 # own schedules, named alone or with the size, at the sizes the run says.
                 stem = base.split("--")[0]
                 sizes = problem_sizes(r["problem"])

@@ -80,7 +80,8 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   if (failed(maybeLoop))
     return std::nullopt;
   scf::ForOp loop = *maybeLoop;
-  if (loop.getNumRegionIterArgs() != 1)
+  unsigned parts = loop.getNumRegionIterArgs();
+  if (parts < 1)
     return std::nullopt;
   // A persistent kernel: the loop and its epilogue in a tile loop at the
   // kernel's top level (the peer also checks that its tiles cover C).
@@ -92,33 +93,52 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
       return std::nullopt;
     scope = tileLoop.getBody();
   }
-  SmallVector<Operation *> body = tensorOps(*loop.getBody());
-  if (body.size() != 3 && body.size() != 4)
-    return std::nullopt;
-  DotOp dot;
-  arith::AddFOp promote;
-  for (Operation *op : body) {
-    if (auto d = dyn_cast<DotOp>(op))
-      dot = d;
-    else if (auto a = dyn_cast<arith::AddFOp>(op))
-      promote = a;
+  // The loop computes C's tile in `parts` column blocks, each a running sum
+  // (an iter_arg from zero) of A times a row block of B (with transpose_b;
+  // a column block without): accumulated in place (the dot onto the running
+  // sum) or promoted (the dot sums each iteration's products from zero and
+  // an addf adds them to the running sum: CUTLASS's promotion of FP8 partial
+  // sums, DeepSeek-V3's remedy for the FP8 wgmma's 13-bit accumulation; a
+  // 128x256 tile promoted whole needs more registers than a consumer has).
+  // Nothing else is in the loop: A's load, B's loads, the dots, the adds.
+  Operation *terminator = loop.getBody()->getTerminator();
+  SmallVector<DotOp> dots;
+  bool promoted = false;
+  for (unsigned j = 0; j < parts; ++j) {
+    Value sum = loop.getRegionIterArgs()[j];
+    Value yielded = terminator->getOperand(j);
+    if (!isZeroSplat(loop.getInitArgs()[j]))
+      return std::nullopt;
+    DotOp dot = yielded.getDefiningOp<DotOp>();
+    bool inPlace = dot && dot.getAcc() == sum;
+    if (auto add = yielded.getDefiningOp<arith::AddFOp>()) {
+      Value other = add.getLhs() == sum ? add.getRhs() : add.getRhs() == sum ? add.getLhs() : Value();
+      dot = other ? other.getDefiningOp<DotOp>() : DotOp();
+      if (!dot || !isZeroSplat(dot.getAcc()) || !dot->hasOneUse())
+        return std::nullopt;
+      if (j > 0 && !promoted)
+        return std::nullopt;
+      promoted = true;
+    } else if (!inPlace || (j > 0 && promoted)) {
+      return std::nullopt;
+    }
+    dots.push_back(dot);
   }
-  Value sum = loop.getRegionIterArgs()[0];
-  Value yielded = loop.getBody()->getTerminator()->getOperand(0);
-  if (!dot || dot.getTransposeA() || !isZeroSplat(loop.getInitArgs()[0]))
+  SmallVector<Operation *> body = tensorOps(*loop.getBody());
+  if (body.size() != 1 + parts * (promoted ? 3 : 2))
     return std::nullopt;
-  // Accumulated in place (wgmma adds onto the running sum), or promoted:
-  // each iteration's products summed from zero by wgmma and added to the
-  // running sum by the CUDA cores (CUTLASS's promotion of FP8 partial sums,
-  // DeepSeek-V3's remedy for the FP8 wgmma's 13-bit accumulation).
-  bool promoted = body.size() == 4;
-  if (promoted ? !promote || !isZeroSplat(dot.getAcc()) || yielded != promote.getResult() ||
-                     !((promote.getLhs() == sum && promote.getRhs() == dot.getResult()) ||
-                       (promote.getRhs() == sum && promote.getLhs() == dot.getResult()))
-               : dot.getAcc() != sum || yielded != dot.getResult())
-    return std::nullopt;
-  auto la = dot.getA().getDefiningOp<LoadOp>(), lb = dot.getB().getDefiningOp<LoadOp>();
-  if (!la || !lb || la == lb)
+  DotOp dot = dots.front();
+  auto la = dot.getA().getDefiningOp<LoadOp>();
+  SmallVector<LoadOp> lbs;
+  for (DotOp d : dots) {
+    auto lb = d.getB().getDefiningOp<LoadOp>();
+    if (d.getTransposeA() || d.getTransposeB() != dot.getTransposeB() || d.getA() != dot.getA() ||
+        !lb || lb == la || llvm::is_contained(lbs, lb) ||
+        (!lbs.empty() && lb.getDesc() != lbs.front().getDesc()))
+      return std::nullopt;
+    lbs.push_back(lb);
+  }
+  if (!la)
     return std::nullopt;
   Type ta = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   Type tb = cast<RankedTensorType>(dot.getB().getType()).getElementType();
@@ -128,59 +148,80 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
   if (!ta.isBF16() && !(fp8 && dot.getTransposeB() &&
                         !(isa<Float8E5M2Type>(ta) && isa<Float8E5M2Type>(tb))))
     return std::nullopt;
-  // After the loop: the result, maybe scaled (FP8) and converted, stored
-  // once; nothing else but the scales' loads, extracts and splats.
+  // After the loop: each block's result, maybe scaled (FP8) and converted,
+  // stored once; nothing else but the scales' loads, extracts and splats.
   SmallVector<Operation *> outside = tensorOps(kernel.getBody().front());
   if (scope != &kernel.getBody().front())
     outside.append(tensorOps(*scope));
-  StoreOp store;
-  Value stored = loop.getResult(0);
-  SmallVector<int> scales;
+  SmallVector<Value> stored(loop.getResults().begin(), loop.getResults().end());
+  SmallVector<StoreOp> stores(parts);
+  SmallVector<SmallVector<int>> scales(parts);
+  auto blockOf = [&](Value v) -> int {
+    auto it = llvm::find(stored, v);
+    return it == stored.end() ? -1 : static_cast<int>(it - stored.begin());
+  };
   for (Operation *op : outside) {
     if (op == loop.getOperation() || isa<tensor::SplatOp, tensor::ExtractOp>(op))
       continue; // a splat or an extract counts where a scale uses it
     if (auto s = dyn_cast<StoreOp>(op)) {
-      if (store)
+      int j = blockOf(s.getValue());
+      if (j < 0 || stores[j])
         return std::nullopt;
-      store = s;
-    } else if (isa<arith::TruncFOp, arith::ExtFOp>(op) && op->getOperand(0) == stored) {
-      stored = op->getResult(0);
+      stores[j] = s;
+    } else if (isa<arith::TruncFOp, arith::ExtFOp>(op) && blockOf(op->getOperand(0)) >= 0) {
+      stored[blockOf(op->getOperand(0))] = op->getResult(0);
     } else if (auto load = dyn_cast<LoadOp>(op)) {
       if (!fp8 || !llvm::all_of(load->getUsers(), [](Operation *u) {
             return isa<tensor::ExtractOp>(u);
           }))
         return std::nullopt;
-    } else if (auto mul = dyn_cast<arith::MulFOp>(op); mul && fp8 && llvm::is_contained(mul->getOperands(), stored)) {
-      Value other = mul.getLhs() == stored ? mul.getRhs() : mul.getLhs();
+    } else if (auto mul = dyn_cast<arith::MulFOp>(op);
+               mul && fp8 && (blockOf(mul.getLhs()) >= 0 || blockOf(mul.getRhs()) >= 0)) {
+      int j = blockOf(mul.getLhs()) >= 0 ? blockOf(mul.getLhs()) : blockOf(mul.getRhs());
+      Value other = mul.getLhs() == stored[j] ? mul.getRhs() : mul.getLhs();
       auto splat = other.getDefiningOp<tensor::SplatOp>();
-      if (!splat || !collectScales(splat.getInput(), scales))
+      if (!splat || !collectScales(splat.getInput(), scales[j]))
         return std::nullopt;
-      stored = mul.getResult();
+      stored[j] = mul.getResult();
     } else {
       return std::nullopt;
     }
   }
-  if (!store || store.getValue() != stored)
-    return std::nullopt;
+  Type out = cast<RankedTensorType>(stored.front().getType()).getElementType();
+  for (unsigned j = 0; j < parts; ++j) {
+    if (!stores[j] || stores[j].getValue() != stored[j] ||
+        stores[j].getDesc() != stores.front().getDesc() ||
+        cast<RankedTensorType>(stored[j].getType()).getElementType() != out)
+      return std::nullopt;
+    llvm::sort(scales[j]);
+    scales[j].erase(std::unique(scales[j].begin(), scales[j].end()), scales[j].end());
+    if (scales[j] != scales.front())
+      return std::nullopt;
+    // Block j of B lands in block j of C: the coordinate that picks B's
+    // block picks C's column block (one SSA value), so a kernel that stores
+    // a block elsewhere is not taken for a GEMM.
+    if (parts > 1) {
+      auto bc = lbs[j].getCoords(), cc = stores[j].getCoords();
+      if (bc.size() != 2 || cc.size() != 2 || bc[dot.getTransposeB() ? 0 : 1] != cc[1])
+        return std::nullopt;
+    }
+  }
   // cuBLAS takes bf16 operands to a bf16 or f32 result; cuBLASLt FP8 to
   // bf16, f16 or f32.
-  Type out = cast<RankedTensorType>(stored.getType()).getElementType();
   if (!out.isBF16() && !out.isF32() && !(fp8 && out.isF16()))
     return std::nullopt;
-  llvm::sort(scales);
-  scales.erase(std::unique(scales.begin(), scales.end()), scales.end());
-  if (scales.size() > 2)
+  if (scales.front().size() > 2)
     return std::nullopt;
   GemmPeer p;
   p.fp8 = fp8;
   p.promoted = promoted;
-  if (scales.size() > 0)
-    p.scaleA = scales[0];
-  if (scales.size() > 1)
-    p.scaleB = scales[1];
+  if (scales.front().size() > 0)
+    p.scaleA = scales.front()[0];
+  if (scales.front().size() > 1)
+    p.scaleB = scales.front()[1];
   p.a = argOf(la.getDesc());
-  p.b = argOf(lb.getDesc());
-  p.c = argOf(store.getDesc());
+  p.b = argOf(lbs.front().getDesc());
+  p.c = argOf(stores.front().getDesc());
   p.transposeB = dot.getTransposeB();
   if (p.a < 0 || p.b < 0 || p.c < 0)
     return std::nullopt;

@@ -16,7 +16,9 @@ namespace stagecraft {
 /// with scale pointers computes it. The loop either accumulates in place
 /// (the dot onto the running sum) or promotes: the dot sums each
 /// iteration's products from zero and an addf adds them to the running sum
-/// (for FP8, cuBLASLt without fast accumulation does the same).
+/// (for FP8, cuBLASLt without fast accumulation does the same). C's tile may
+/// be computed in column blocks, one running sum, dot and store each, B's
+/// block and C's picked by the same coordinate.
 struct GemmPeer {
   int a = -1, b = -1, c = -1; // kernel argument numbers
   bool transposeB = true;

@@ -10,7 +10,7 @@
 #   - the promoted asset under its schedule (MMA(i) Promote(i): the adds after each wgmma) and
 #     under schedule-overlap.json (MMA wait 1, Promote a stage later: MMA(i+1) Promote(i), the
 #     adds under the next wgmma)
-#   - fp8_gemm_promoted_split.mlir: a 128x256 tile promoted as two 128x128 halves (the
+#   - assets/fp8_gemm_promoted_split.mlir: a 128x256 tile promoted as two 128x128 halves (the
 #     registers a 128x256 promoted tile needs at once exceed a consumer's budget), against the
 #     128x256 in-place f32-output variant gemm_e4m3_aK_bK_none_f32_128x256_ws_ahead1
 #   - the FP8 asset (128x256, bf16 output, in place): the fastest FP8 kernel, for scale
@@ -24,8 +24,6 @@ set -euo pipefail
 fresh_dev fp8-promotion
 HERE=$ROOT/bench/fp8/promotion
 generate_variants
-mkdir -p "$DEV/ir"
-cp "$HERE/fp8_gemm_promoted_split.mlir" "$DEV/ir/"
 INPLACE=gemm_e4m3_aK_bK_none_f32_128x128_ws_ahead2
 INPLACE256=gemm_e4m3_aK_bK_none_f32_128x256_ws_ahead1
 for size in M8192-N8192-K8192 M4096-N6144-K3072; do
@@ -35,7 +33,7 @@ for size in M8192-N8192-K8192 M4096-N6144-K3072; do
   bundle "$ROOT/assets/fp8_gemm_promoted.mlir" "$DEV/bundles/fp8_gemm_promoted--$size" "${S[@]}"
   bundle "$ROOT/assets/fp8_gemm_promoted.mlir" "$DEV/bundles/fp8_gemm_promoted--overlap-$size" "${S[@]}" \
     --schedule "$HERE/schedule-overlap.json"
-  bundle "$DEV/ir/fp8_gemm_promoted_split.mlir" "$DEV/bundles/fp8_gemm_promoted_split--$size" "${S[@]}"
+  bundle "$ROOT/assets/fp8_gemm_promoted_split.mlir" "$DEV/bundles/fp8_gemm_promoted_split--$size" "${S[@]}"
   bundle "$VARS/$INPLACE256.mlir" "$DEV/bundles/$INPLACE256--$size" "${S[@]}"
   bundle "$ROOT/assets/fp8_gemm.mlir" "$DEV/bundles/fp8_gemm--$size" "${S[@]}"
 done
