@@ -1,5 +1,6 @@
 //===- Autosave.cpp - the session on disk ---------------------------------===//
 #include "app/Autosave.h"
+#include "core/Support/Json.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,7 +69,7 @@ std::string stagecraft::app::sessionToJson(const SessionFile &s) {
 
 bool stagecraft::app::sessionFromJson(const std::string &text, SessionFile &s,
                                       std::string &error) {
-  llvm::Expected<json::Value> v = json::parse(text);
+  llvm::Expected<json::Value> v = stagecraft::parseJson(text);
   if (!v) {
     error = "not JSON: " + llvm::toString(v.takeError());
     return false;

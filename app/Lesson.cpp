@@ -1,5 +1,6 @@
 //===- Lesson.cpp - teaching pipelining: lessons, goals, what changed -----===//
 #include "app/Lesson.h"
+#include "core/Support/Json.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -266,7 +267,7 @@ llvm::Expected<Lesson> stagecraft::app::loadLesson(const std::string &dirIn) {
   auto goalText = readText(goalPath);
   if (!goalText)
     return goalText.takeError();
-  llvm::Expected<json::Value> goal = json::parse(*goalText);
+  llvm::Expected<json::Value> goal = stagecraft::parseJson(*goalText);
   if (!goal)
     return fail(goalPath + ": " + llvm::toString(goal.takeError()));
   const json::Object *o = goal->getAsObject();

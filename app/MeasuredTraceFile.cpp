@@ -1,5 +1,6 @@
 //===- MeasuredTraceFile.cpp - a measured timeline read from a file -------===//
 #include "app/MeasuredTraceFile.h"
+#include "core/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -322,7 +323,7 @@ bool parseRunnerResult(llvm::StringRef text, MeasuredTraceFile &out, std::string
 bool stagecraft::app::parseMeasuredTraceFile(llvm::StringRef text, MeasuredTraceFile &out,
                                              std::string &error) {
   out = MeasuredTraceFile();
-  llvm::Expected<json::Value> v = json::parse(text);
+  llvm::Expected<json::Value> v = stagecraft::parseJson(text);
   if (!v) {
     error = "not JSON: " + llvm::toString(v.takeError());
     return false;

@@ -1,5 +1,6 @@
 //===- RunnerProtocol.cpp - the app's side of the runner protocol ---------===//
 #include "app/RunnerProtocol.h"
+#include "core/Support/Json.h"
 
 #include "llvm/Support/Base64.h"
 #include "llvm/Support/FileSystem.h"
@@ -211,7 +212,7 @@ bool stagecraft::app::parseRunnerReply(const std::string &line,
                                        RunnerReply &reply, std::string &error) {
   reply = RunnerReply();
   reply.line = line;
-  llvm::Expected<json::Value> v = json::parse(line);
+  llvm::Expected<json::Value> v = stagecraft::parseJson(line);
   if (!v) {
     error = "not JSON: " + llvm::toString(v.takeError());
     return false;

@@ -34,6 +34,7 @@ const char *stagecraft::ruleName(Rule rule) {
   case Rule::Registers: return "registers";
   case Rule::PingPong: return "pingpong";
   case Rule::Cluster: return "cluster";
+  case Rule::Groups: return "groups";
   }
   return "?";
 }
@@ -241,10 +242,19 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
+    // Every part of the total, so that the figures add up.
     std::string parts;
     for (const LoadBuffers &b : r.buffers)
       parts += formatv("{0}{1} x {2} copies", parts.empty() ? "" : ", ", b.name,
                        b.copies)
+                   .str();
+    if (g.fixedSmemBytes > 0)
+      parts += formatv(", {0} of tiles loaded outside the loop (live throughout)",
+                       kib(g.fixedSmemBytes))
+                   .str();
+    if (epilogue > 0 && (g.persistent || epilogue > ring))
+      parts += formatv(", {0} of the stores' staging{1}", kib(epilogue),
+                       g.persistent ? " (beside the rings in a persistent kernel)" : "")
                    .str();
     r.violations.push_back(
         {Rule::SharedMemory, "", "", g.loopLocation,
@@ -308,6 +318,53 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
 /// shared (each CTA loads 1/C of the rows and multicasts them), so the CTAs
 /// must run the same iterations, and each shared box must split into parts
 /// of whole 8-row swizzle atoms that a tensor map of its own can load.
+/// The arrangement the lowering builds (passes/Lowering/Placement.cpp): the
+/// loop's math (every unit but loads) in one group, the loads outside it in
+/// one producer group of one warp group, which issues every load.
+static void checkGroups(const LoopGraph &g, const Placed &p, std::vector<Violation> &out) {
+  int consumer = -1;
+  for (unsigned u = 0; u < g.units.size(); ++u) {
+    if (g.units[u].kind == UnitKind::Load)
+      continue;
+    if (consumer < 0) {
+      consumer = static_cast<int>(u);
+    } else if (p.sched[u].group != p.sched[consumer].group) {
+      out.push_back({Rule::Groups, g.units[consumer].name, g.units[u].name, g.units[u].location,
+                     formatv("{0} is in group {1} but {2} in group {3}: the loop's math (every "
+                             "unit but loads) runs in one group",
+                             g.units[u].name, p.sched[u].group, g.units[consumer].name,
+                             p.sched[consumer].group)
+                         .str()});
+      return;
+    }
+  }
+  if (consumer < 0)
+    return;
+  int producer = -1;
+  for (unsigned u = 0; u < g.units.size(); ++u) {
+    if (g.units[u].kind != UnitKind::Load || p.sched[u].group == p.sched[consumer].group)
+      continue;
+    if (producer < 0) {
+      producer = static_cast<int>(u);
+    } else if (p.sched[u].group != p.sched[producer].group) {
+      out.push_back({Rule::Groups, g.units[producer].name, g.units[u].name, g.units[u].location,
+                     formatv("{0} is in group {1} but {2} in group {3}: the loads outside the "
+                             "math's group share one producer group",
+                             g.units[u].name, p.sched[u].group, g.units[producer].name,
+                             p.sched[producer].group)
+                         .str()});
+      return;
+    }
+  }
+  if (producer >= 0 && g.warpGroupsOf(p.sched[producer].group) != 1)
+    out.push_back({Rule::Groups, g.units[producer].name, "", g.units[producer].location,
+                   formatv("the producer group ({0}) has {1} warp groups in tile.warpgroups; one "
+                           "TMA producer warp group issues every load: put the loads in a group "
+                           "of one warp group",
+                           p.sched[producer].group, g.warpGroupsOf(p.sched[producer].group))
+                       .str()});
+}
+
 static void checkCluster(const LoopGraph &g, int64_t cluster, ScheduleReport &r) {
   r.cluster = cluster;
   if (cluster == 1)
@@ -715,6 +772,7 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
                    "(wgmma) only",
                    g.units[u].name, p.sched[u].wait)
                .str()});
+  checkGroups(g, p, r.violations);
   checkCluster(g, effectiveCluster(g, schedule), r);
   checkEdges(g, p, r.violations);
   computeBuffers(g, p, limits, r);

@@ -33,6 +33,7 @@ enum class Rule {
   Registers,
   PingPong,
   Cluster,
+  Groups,
 };
 const char *ruleName(Rule rule);
 

@@ -1,5 +1,6 @@
 //===- Schedule.cpp - schedule model and its JSON form --------------------===//
 #include "core/Schedule/Schedule.h"
+#include "core/Support/Json.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -144,33 +145,7 @@ static llvm::Error scheduleError(StringRef source, const llvm::Twine &msg) {
 static std::string checkJsonShape(StringRef text) {
   if (text.size() > (16u << 20))
     return "file is over 16 MiB; a schedule is a few hundred bytes";
-  unsigned depth = 0, line = 1, col = 0;
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    ++col;
-    if (c == '\n') {
-      ++line;
-      col = 0;
-    }
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"')
-      inString = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > 32)
-        return (llvm::Twine("line ") + llvm::Twine(line) + " column " +
-                llvm::Twine(col) + ": nesting deeper than 32 levels")
-            .str();
-    } else if ((c == ']' || c == '}') && depth)
-      --depth;
-  }
-  return "";
+  return checkJsonNesting(text, 32);
 }
 
 const char *stagecraft::consumersName(Consumers c) {

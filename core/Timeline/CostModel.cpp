@@ -1,5 +1,6 @@
 //===- CostModel.cpp - a Hopper latency/throughput model ----------------===//
 #include "core/Timeline/CostModel.h"
+#include "core/Support/Json.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -198,7 +199,7 @@ std::string HopperModel::toJson() const {
 }
 
 llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceName) {
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> v = stagecraft::parseJson(text);
   if (!v)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
                                    sourceName.str().c_str(),
@@ -226,6 +227,15 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
     if (!d || !std::isfinite(*d) || *d < 0)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s: \"%s\" must be a non-negative number",
+                                     sourceName.str().c_str(), f->name);
+    // The clock and the rates the model divides by have no "off" value.
+    static const char *const kPositive[] = {
+        "clock_ghz",      "tensor_efficiency", "load_bytes_per_cycle", "load_bytes_per_cycle_max",
+        "math_efficiency", "lone_math_rate",   "hbm_bytes_per_second", "dram_efficiency"};
+    if (*d == 0 && llvm::is_contained(kPositive, kv.first))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: \"%s\" must be positive (a clock or a rate the "
+                                     "model divides by)",
                                      sourceName.str().c_str(), f->name);
     this->*(f->member) = *d;
   }

@@ -236,14 +236,21 @@ double launchDramTBps(const Prediction &p, const KernelCosts &costs, const Hoppe
   double missed = dramShare(costs, model, p.ctas, model.sms * std::max<int64_t>(1, p.ctasPerSM))
                       .missedBytes;
   double bytes = costs.dramBytes;
-  // Where the L2 holds the operands, only the first round of CTAs misses.
+  // Where the L2 holds the operands, only the first round of tiles misses
+  // (a CTA's first tile: a persistent CTA's later tiles are later rounds).
   double missing = 1;
-  int64_t slots = model.sms * std::max<int64_t>(1, p.ctasPerSM);
-  if (p.ctas > slots && model.holdsInL2(costs.dramBytes - costs.storedBytes))
-    missing = static_cast<double>(slots) / static_cast<double>(p.ctas);
+  int64_t slots = model.sms * std::max<int64_t>(1, p.ctasPerSM), tiles = 0;
+  for (const CtaRun &r : costs.ctas)
+    tiles += std::max<int64_t>(1, r.passes) * r.count;
+  tiles = std::max(tiles, p.ctas);
+  if (tiles > slots && model.holdsInL2(costs.dramBytes - costs.storedBytes))
+    missing = static_cast<double>(slots) / static_cast<double>(tiles);
   if (flopsPerIteration > 0)
     bytes = std::max(bytes, missing * p.flops * missed / flopsPerIteration + costs.storedBytes);
-  return bytes / p.totalNs / 1e3; // bytes a ns = GB/s
+  // No launch moves more than the HBM's rate; the launch's time is at least
+  // its distinct bytes at that rate (predictAtClock), and misses beyond them
+  // are an estimate.
+  return std::min(bytes / p.totalNs / 1e3, model.hbmBytesPerSecond / 1e12); // bytes a ns = GB/s
 }
 } // namespace
 

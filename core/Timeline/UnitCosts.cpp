@@ -448,7 +448,7 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
   KernelCosts costs;
   costs.kernel = kernel.getSymName().str();
   FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
-  if (failed(bound))
+  if (failed(bound) || failed(sig->checkTensors(*bound)))
     return failure();
   std::vector<int64_t> sizes = bound->values;
   costs.sizes = bound->sizes;

@@ -24,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -41,12 +42,16 @@ double millisSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-/// Collects diagnostics as "file:line:col: severity: message" lines.
+/// Collects diagnostics as "file:line:col: severity: message" lines, each
+/// once (the prediction and the manifest check the same sizes).
 class DiagnosticCollector {
 public:
   DiagnosticCollector(MLIRContext &ctx, std::vector<std::string> &out)
       : handler(&ctx, [&out](Diagnostic &diag) {
-          out.push_back(formatDiagnostic(diag));
+          std::string line = formatDiagnostic(diag);
+          if (llvm::is_contained(out, line))
+            return success();
+          out.push_back(line);
           for (Diagnostic &note : diag.getNotes())
             out.push_back(formatDiagnostic(note));
           return success();
@@ -216,6 +221,12 @@ CompileResult stagecraft::compile(llvm::StringRef source,
         Schedule::fromJson(options.scheduleJson, options.scheduleSource);
     if (!given) {
       result.diagnostics.push_back("error: " + llvm::toString(given.takeError()));
+      return finish(CompileResult::Status::Error);
+    }
+    if (!given->kernel.empty() && given->kernel != result.kernel) {
+      result.diagnostics.push_back("error: " + options.scheduleSource + ": the schedule is for kernel @" +
+                                   given->kernel + ", not @" + result.kernel +
+                                   " (set \"kernel\" to \"\" to apply it to any kernel)");
       return finish(CompileResult::Status::Error);
     }
     // Unknown names are reported by checkSchedule below (rule unknown-unit);
@@ -484,14 +495,53 @@ static llvm::Error writeFile(const llvm::Twine &path, llvm::StringRef data) {
   return llvm::Error::success();
 }
 
+llvm::Error stagecraft::checkBundleDestination(llvm::StringRef dir) {
+  namespace fs = llvm::sys::fs;
+  auto refuse = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.str().c_str());
+  };
+  if (dir.empty())
+    return refuse("no bundle directory given");
+  if (!fs::exists(dir))
+    return llvm::Error::success();
+  if (!fs::is_directory(dir))
+    return refuse("bundle directory \"" + dir + "\" exists and is not a directory; choose a new path");
+  // An earlier bundle is replaced (recompiling into the same place is the
+  // usual loop); an empty directory is taken; anything else is the user's
+  // and stays.
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec)
+    return refuse("cannot read bundle directory \"" + dir + "\": " + ec.message());
+  if (it == end)
+    return llvm::Error::success();
+  auto manifest = llvm::MemoryBuffer::getFile(dir + "/manifest.json", /*IsText=*/true);
+  if (!manifest || !(*manifest)->getBuffer().contains("\"stagecraft-bundle\""))
+    return refuse("bundle directory \"" + dir + "\" exists and is not an earlier bundle (no "
+                  "stagecraft-bundle manifest.json); choose a new or empty directory");
+  return llvm::Error::success();
+}
+
 llvm::Error stagecraft::writeBundle(const CompileResult &result,
                                     llvm::StringRef dir) {
+  namespace fs = llvm::sys::fs;
   if (!result.ok())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot write a bundle of a failed compile");
+  if (llvm::Error e = checkBundleDestination(dir))
+    return e;
+  llvm::SmallString<256> parent(dir);
+  llvm::sys::path::remove_filename(parent);
+  if (!parent.empty())
+    if (std::error_code ec = fs::create_directories(parent))
+      return llvm::createStringError(ec, "cannot create %s: %s", parent.c_str(),
+                                     ec.message().c_str());
+  // Written beside its place under a name of this process's own, then
+  // renamed into place: a failure leaves the earlier bundle as it was.
+  std::string suffix = "-" + std::to_string(llvm::sys::Process::getProcessId());
   llvm::SmallString<256> tmp(dir);
-  tmp += ".partial";
-  llvm::sys::fs::remove_directories(tmp);
+  tmp += ".partial" + suffix;
+  fs::remove_directories(tmp);
   if (std::error_code ec = llvm::sys::fs::create_directories(tmp + "/ir"))
     return llvm::createStringError(ec, "cannot create %s: %s", tmp.c_str(),
                                    ec.message().c_str());
@@ -521,9 +571,22 @@ llvm::Error stagecraft::writeBundle(const CompileResult &result,
                                   .str()),
                            result.passes[i].ir))
       return e;
-  llvm::sys::fs::remove_directories(dir);
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, dir))
+  std::string old = (dir + ".old" + suffix).str();
+  bool hadOld = fs::exists(dir);
+  if (hadOld)
+    if (std::error_code ec = fs::rename(dir, old)) {
+      fs::remove_directories(tmp);
+      return llvm::createStringError(ec, "cannot move the earlier bundle %s aside: %s",
+                                     dir.str().c_str(), ec.message().c_str());
+    }
+  if (std::error_code ec = fs::rename(tmp, dir)) {
+    if (hadOld)
+      fs::rename(old, dir);
+    fs::remove_directories(tmp);
     return llvm::createStringError(ec, "cannot move %s to %s: %s", tmp.c_str(),
                                    dir.str().c_str(), ec.message().c_str());
+  }
+  if (hadOld)
+    fs::remove_directories(old);
   return llvm::Error::success();
 }

@@ -43,7 +43,8 @@ namespace stagecraft {
 struct CompileResult;
 
 struct CompileOptions {
-  /// A schedule (JSON, docs/schedule-format.md) to apply over the IR's own.
+  /// A schedule (JSON, docs/schedule-format.md) to apply over the IR's own;
+  /// empty: none (a tool given an empty schedule file refuses it itself).
   std::string scheduleJson;
   std::string scheduleSource = "<schedule>";
   /// The consumer arrangement, over the IR's and the JSON's: a schedule file
@@ -190,6 +191,11 @@ CompileResult compile(llvm::StringRef source, llvm::StringRef sourceName,
 /// temporary directory beside `dir` and renames it into place, so a failure
 /// never leaves a half-written bundle.
 llvm::Error writeBundle(const CompileResult &result, llvm::StringRef dir);
+
+/// Whether a bundle may be written at `dir`: a new path, an empty directory
+/// or an earlier bundle (which writeBundle replaces). Anything else (a file,
+/// a directory of the user's) is refused, so that -o never deletes work.
+llvm::Error checkBundleDestination(llvm::StringRef dir);
 
 } // namespace stagecraft
 

@@ -1,5 +1,6 @@
 //===- Export.cpp - a compiled kernel as a package for a user's project ---===//
 #include "passes/Driver/Export.h"
+#include "core/Support/Json.h"
 #include "passes/Driver/export/Emit.h"
 #include "passes/Driver/export/ExportModel.h"
 
@@ -79,7 +80,7 @@ llvm::Expected<ExportMeasurement> stagecraft::parseMeasurement(llvm::StringRef t
   size_t nl = line.rfind('\n');
   if (nl != llvm::StringRef::npos)
     line = line.drop_front(nl + 1).trim();
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(line);
+  llvm::Expected<llvm::json::Value> v = stagecraft::parseJson(line);
   if (!v)
     return fail(sourceName + ": " + llvm::toString(v.takeError()));
   const llvm::json::Object *o = v->getAsObject();

@@ -62,7 +62,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   KernelManifest m;
   m.kernel = kernel.getSymName().str();
   FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
-  if (failed(bound))
+  if (failed(bound) || failed(sig->checkTensors(*bound)))
     return failure();
   std::vector<int64_t> sizes = bound->values;
   m.sizes = bound->sizes;
@@ -190,17 +190,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
         strideBytes[d] = stride;
         stride *= shape[d];
       }
-      // A tensor map's strides are multiples of 16 bytes: refused here, with
-      // the sizes, rather than by the runner or the driver.
-      for (unsigned d = 0; d + 1 < shape.size(); ++d)
-        if (strideBytes[d] % 16 != 0)
-          return kernel.emitError("tensor ")
-                 << names[i] << " (argument #" << i << ", " << desc.getElementType()
-                 << "): at these sizes a step in its "
-                 << "dimension " << d << " is " << strideBytes[d]
-                 << " bytes, and TMA needs a multiple of 16: make its innermost extent ("
-                 << shape.back() << ") a multiple of " << 16 / std::min<int64_t>(16, desc.getElementBytes())
-                 << " elements";
+      // (A tensor map's limits were checked with the sizes: checkTensors.)
       if (partArgs.count(i) && boxShape.size() >= 2)
         boxShape[boxShape.size() - 2] /= m.cluster;
       for (unsigned d = 0; d < shape.size(); ++d) {

@@ -11,6 +11,7 @@ func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)
     %a = tile.load %A[%i, %c0] {tile.sched = #tile.sched<"load", stage = 0, order = 0, group = 0>} : !tile.desc<64x64xbf16> -> tensor<64x64xbf16>
     // expected-error @+1 {{illegal schedule (cross-group-register): mma (warp group 1) uses the 64x64xf32 result from post (warp group 0)}}
     %d = tile.dot %a, %a, %acc {transpose_b, tile.sched = #tile.sched<"mma", stage = 1, order = 1, group = 1>} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    // expected-error @+2 {{illegal schedule (groups): post is in group 0 but mma in group 1: the loop's math (every unit but loads) runs in one group}}
     // expected-error @+1 {{illegal schedule (cross-group-register): post (warp group 0) uses the 64x64xf32 result from mma (warp group 1): only tiles loaded to shared memory by TMA can pass between warp groups}}
     %e = arith.addf %d, %d {tile.sched = #tile.sched<"post", stage = 1, order = 2, group = 0>} : tensor<64x64xf32>
     scf.yield %e : tensor<64x64xf32>

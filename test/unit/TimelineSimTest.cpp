@@ -652,6 +652,34 @@ TEST(TimelineSim, LaterRoundsOfALaunchTheL2HoldsLoadHits) {
   EXPECT_NEAR(launch(2, m).totalNs, 10 * 250, 1e-6);
 }
 
+TEST(TimelineSim, TheDramTrafficCountsAPersistentCtasFirstTileAndNeverExceedsTheHbm) {
+  // Two SMs, one persistent CTA each, four tiles of ten iterations a CTA;
+  // every 100-byte box misses in the first round (each CTA loads its own),
+  // the L2 holds the launch's 1000 distinct bytes. Only
+  // each CTA's first tile reads DRAM: 2 of 8 tiles' 8000 bytes (2000), not
+  // all of them as when the CTAs alone counted as rounds.
+  LoadDot k(10);
+  k.costs.dramBytes = 1000;
+  k.costs.ctas = {CtaRun{4, 10, 2}};
+  k.costs.units[0].footprints = {LoadFootprint{100, {7, 8}}}; // each CTA its own box
+  HopperModel m = roundModel();
+  m.sms = 2;
+  m.l2Bytes = 1 << 20;
+  m.l2HitLoadBytesPerCycle = 1.0; // hits as fast as misses: only the count changes
+  SimOptions o;
+  o.dynamicSmemBytes = 150000; // one CTA per SM
+  ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
+  Prediction p = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, o);
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_NEAR(p.dramTBps, 2000 / p.totalNs / 1e3, 1e-12);
+  // At most the HBM's rate, and the launch at least its distinct bytes at it.
+  m.hbmBytesPerSecond = 1e6; // 1 byte a microsecond
+  Prediction slow = predict(k.graph, schedule(0, 1, 0), r, k.costs, m, o);
+  ASSERT_TRUE(slow.ok) << slow.error;
+  EXPECT_LE(slow.dramTBps, 1e-6 * (1 + 1e-12));
+  EXPECT_GE(slow.totalNs, 1000 / 1e6 * 1e9);
+}
+
 TEST(TimelineSim, PartFullSmsTakeTheL2ShareOfTheirCtas) {
   // Two SMs of two CTA slots, one byte per cycle per SM when all four slots
   // stream, at most two per SM. Three CTAs: the SM with two has 2 * 2/3 of

@@ -159,6 +159,10 @@ int main(int argc, char **argv) {
       errs() << schedule << ":1:1: error: cannot read: " << text.getError().message() << "\n";
       return 1;
     }
+    if ((*text)->getBuffer().trim().empty()) {
+      errs() << schedule << ":1:1: error: empty schedule file\n";
+      return 1;
+    }
     options.scheduleJson = (*text)->getBuffer().str();
     options.scheduleSource = schedule;
   }
@@ -187,6 +191,12 @@ int main(int argc, char **argv) {
       return 1;
     }
 
+  // Refused before the compile, not after it: the user's files stay.
+  if (!output.empty())
+    if (Error e = stagecraft::checkBundleDestination(output)) {
+      errs() << "error: -o: " << toString(std::move(e)) << "\n";
+      return 1;
+    }
   stagecraft::CompileResult result =
       stagecraft::compile((*source)->getBuffer(), input, options);
   for (const std::string &d : result.diagnostics)

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Support/Json.h"
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
@@ -117,11 +118,16 @@ std::unique_ptr<Kernel> loadKernel(const std::string &path, std::string &error) 
 bool applySchedule(const LoopGraph &graph, const std::string &json, const std::string &source,
                    Schedule &out, std::string &error) {
   out = graph.initialSchedule;
-  if (json.empty())
+  if (json.empty() && source.empty())
     return true;
   Expected<Schedule> given = Schedule::fromJson(json, source);
   if (!given) {
     error = toString(given.takeError());
+    return false;
+  }
+  if (!given->kernel.empty() && given->kernel != graph.kernel) {
+    error = source + ": the schedule is for kernel @" + given->kernel + ", not @" + graph.kernel +
+            " (set \"kernel\" to \"\" to apply it to any kernel)";
     return false;
   }
   out.overlay(*given);
@@ -222,7 +228,7 @@ int batch(const timeline::HopperModel &model) {
     errs() << error << "\n";
     return 1;
   }
-  Expected<json::Value> v = json::parse(text);
+  Expected<json::Value> v = stagecraft::parseJson(text);
   if (!v) {
     errs() << batchFile << ": error: " << toString(v.takeError()) << "\n";
     return 1;
@@ -365,7 +371,9 @@ int main(int argc, char **argv) {
   }
   timeline::Prediction p = run(*k, c, model, error);
   if (!error.empty() || !p.ok) {
-    errs() << (error.empty() ? p.error : error) << "\n";
+    // IR diagnostics come as FILE:LINE:COL: error: ...; the others get the prefix.
+    std::string what = error.empty() ? p.error : error;
+    errs() << (StringRef(what).contains("error:") ? "" : "error: ") << what << "\n";
     return 1;
   }
   if (!traceFile.empty()) {

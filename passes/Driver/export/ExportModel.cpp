@@ -1,5 +1,6 @@
 //===- ExportModel.cpp - what an exported package says, read from a bundle ===//
 #include "passes/Driver/export/ExportModel.h"
+#include "core/Support/Json.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -80,7 +81,7 @@ llvm::Expected<json::Value> parseFile(const std::map<std::string, std::string> &
                 (name == "signature.json"
                      ? " (the bundle was written by an older stagecraft-compile: compile it again)"
                      : ""));
-  llvm::Expected<json::Value> v = json::parse(it->second);
+  llvm::Expected<json::Value> v = stagecraft::parseJson(it->second);
   if (!v)
     return fail(bundle + "/" + name + ": " + llvm::toString(v.takeError()));
   return v;
@@ -591,7 +592,7 @@ llvm::Expected<Model> stagecraft::exporter::buildModel(
   if (auto s = sig.getInteger("stages"))
     m.stages = *s;
   if (auto it = files.find("schedule.json"); it != files.end()) {
-    if (auto doc = json::parse(it->second)) {
+    if (auto doc = stagecraft::parseJson(it->second)) {
       if (const json::Object *o = doc->getAsObject())
         if (const json::Array *entries = o->getArray("ops"))
           for (const json::Value &e : *entries)

@@ -1,8 +1,11 @@
 //===- KernelAttrs.cpp - the kernel signature -----------------------------===//
 #include "core/Dialect/Tile/IR/KernelSignature.h"
+#include "core/Dialect/Tile/IR/IndexEval.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace stagecraft::tile;
@@ -134,10 +137,65 @@ KernelSignature::bind(const std::vector<std::pair<std::string, int64_t>> &overri
   b.grid = evaluate(grid, b.values);
   while (b.grid.size() < 3)
     b.grid.push_back(1);
-  for (int64_t g : b.grid)
-    if (g < 1 || g > 0x7fffffff)
-      return f.emitError("grid dimension ") << g << " is out of range at these sizes";
+  // CUDA launches at most 2^31-1 CTAs along x and 65535 along y and z.
+  static const char *axis[] = {"x", "y", "z"};
+  for (unsigned d = 0; d < b.grid.size() && d < 3; ++d) {
+    int64_t limit = d == 0 ? 0x7fffffff : 65535;
+    if (b.grid[d] < 1 || b.grid[d] > limit)
+      return f.emitError("the grid is ")
+             << b.grid[d] << " CTAs along " << axis[d]
+             << " at these sizes; CUDA launches 1 to " << limit << " along " << axis[d];
+  }
+  // A loop whose step is not positive at these sizes never ends (the
+  // lowering's trip count divides by it): refused where it is written.
+  IndexEvaluator ev(f, *this, b.values, b.grid);
+  scf::ForOp bad;
+  int64_t badStep = 0;
+  f.walk([&](scf::ForOp loop) {
+    llvm::DenseMap<Value, int64_t> env;
+    if (std::optional<int64_t> step = ev.eval(loop.getStep(), env); step && *step <= 0 && !bad) {
+      bad = loop;
+      badStep = *step;
+    }
+  });
+  if (bad)
+    return bad.emitError("the loop's step is ")
+           << badStep << " at these sizes; a loop's step must be positive";
   return b;
+}
+
+LogicalResult KernelSignature::checkTensors(const Bound &b) const {
+  func::FuncOp f = func; // diagnostics need a non-const op
+  for (unsigned k = 0; k < descArgs.size(); ++k) {
+    unsigned i = descArgs[k];
+    auto desc = cast<DescType>(f.getArgumentTypes()[i]);
+    std::vector<int64_t> shape = evaluate(descShapes[k], b.values);
+    auto refuse = [&]() {
+      std::string dims;
+      for (int64_t d : shape)
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+      return mlir::emitError(f.getArgument(i).getLoc(), "tensor argument #")
+             << i << " (" << dims << " " << desc.getElementType() << "): at these sizes ";
+    };
+    for (int64_t d : shape)
+      if (d < 1 || d > (int64_t(1) << 32))
+        return refuse() << "an extent is " << d << "; TMA describes 1 to 2^32 elements a dimension";
+    // Row steps, innermost first: a multiple of 16 bytes, under 2^40.
+    double step = desc.getElementBytes();
+    for (int d = static_cast<int>(shape.size()) - 1; d > 0; --d) {
+      step *= static_cast<double>(shape[d]);
+      if (step >= std::ldexp(1.0, 40))
+        return refuse() << "a step in its dimension " << d - 1 << " is " << step
+                        << " bytes; TMA takes steps under 2^40 bytes";
+      if (std::fmod(step, 16.0) != 0)
+        return refuse() << "a step in its dimension " << d - 1 << " is "
+                        << static_cast<int64_t>(step)
+                        << " bytes, and TMA needs a multiple of 16: make its innermost extent ("
+                        << shape.back() << ") a multiple of "
+                        << 16 / std::min<int64_t>(16, desc.getElementBytes()) << " elements";
+    }
+  }
+  return success();
 }
 
 SmallVector<func::FuncOp> stagecraft::tile::getKernels(ModuleOp module) {

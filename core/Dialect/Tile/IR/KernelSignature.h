@@ -53,6 +53,13 @@ struct KernelSignature {
   };
   mlir::FailureOr<Bound>
   bind(const std::vector<std::pair<std::string, int64_t>> &overrides) const;
+
+  /// Whether every tensor argument can be described to TMA at `b`'s sizes
+  /// (cuTensorMapEncodeTiled: each extent at most 2^32, each step between
+  /// rows a multiple of 16 bytes and under 2^40). An error at the argument
+  /// otherwise, so that the compiler, the timeline and the app refuse the
+  /// same sizes with the same words.
+  mlir::LogicalResult checkTensors(const Bound &b) const;
 };
 
 /// The kernels of a module, in order.
