@@ -250,7 +250,10 @@ int main(int argc, char **argv) {
   }
   if (!quiet) {
     outs() << "kernel " << result.kernel << ": " << result.steadyState << "\n";
-    outs() << "predicted: " << result.prediction.summary() << "\n";
+    // The timeline model is the H100's: say so where the kernel is for another GPU.
+    outs() << (options.target == "sm_100a" ? "predicted (on an H100; no sm_100a model): "
+                                           : "predicted: ")
+           << result.prediction.summary() << "\n";
     if (result.ptxas.ran)
       outs() << formatv("ptxas: {0} registers, {1} bytes smem, {2} bytes spill "
                         "stores, {3} bytes spill loads\n",

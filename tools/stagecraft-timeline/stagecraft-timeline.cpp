@@ -282,10 +282,19 @@ int batch(const timeline::HopperModel &model) {
         else
           c.sizes.push_back({kv.first.str(), *n});
       }
-    if (auto r = e->getInteger("registers"))
+    // What ptxas and the launch would report: 1-255 registers a thread, at
+    // most the SM's 228 KiB of shared memory.
+    if (auto r = e->getInteger("registers")) {
+      if (*r < 1 || *r > 255)
+        err = field("registers") + ": " + std::to_string(*r) + " is not 1 to 255 registers a thread";
       c.sim.registersPerThread = *r;
-    if (auto s = e->getInteger("dynamic_smem_bytes"))
+    }
+    if (auto s = e->getInteger("dynamic_smem_bytes")) {
+      if (*s < 0 || *s > 233472)
+        err = field("dynamic_smem_bytes") + ": " + std::to_string(*s) +
+              " is not 0 to 233472 bytes (an SM's shared memory)";
       c.sim.dynamicSmemBytes = *s;
+    }
     c.sim.maxZones = 0; // figures only
     timeline::Prediction p;
     if (err.empty()) {
