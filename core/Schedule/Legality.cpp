@@ -314,48 +314,40 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
                .str());
 }
 
-/// Clusters: the loads whose box is the same in every CTA of a cluster are
-/// shared (each CTA loads 1/C of the rows and multicasts them), so the CTAs
-/// must run the same iterations, and each shared box must split into parts
-/// of whole 8-row swizzle atoms that a tensor map of its own can load.
 /// The arrangement the lowering builds (passes/Lowering/Placement.cpp): the
 /// loop's math (every unit but loads) in one group, the loads outside it in
 /// one producer group of one warp group, which issues every load.
 static void checkGroups(const LoopGraph &g, const Placed &p, std::vector<Violation> &out) {
-  int consumer = -1;
-  for (unsigned u = 0; u < g.units.size(); ++u) {
-    if (g.units[u].kind == UnitKind::Load)
-      continue;
-    if (consumer < 0) {
-      consumer = static_cast<int>(u);
-    } else if (p.sched[u].group != p.sched[consumer].group) {
-      out.push_back({Rule::Groups, g.units[consumer].name, g.units[u].name, g.units[u].location,
-                     formatv("{0} is in group {1} but {2} in group {3}: the loop's math (every "
-                             "unit but loads) runs in one group",
-                             g.units[u].name, p.sched[u].group, g.units[consumer].name,
-                             p.sched[consumer].group)
+  // The first unit `in` takes, and the first after it in another group:
+  // reported as `what`; false when there is one.
+  auto oneGroup = [&](auto in, const char *what, int &first) {
+    for (unsigned u = 0; u < g.units.size(); ++u) {
+      if (!in(u))
+        continue;
+      if (first < 0) {
+        first = static_cast<int>(u);
+        continue;
+      }
+      if (p.sched[u].group == p.sched[first].group)
+        continue;
+      out.push_back({Rule::Groups, g.units[first].name, g.units[u].name, g.units[u].location,
+                     formatv("{0} is in group {1} but {2} in group {3}: {4}", g.units[u].name,
+                             p.sched[u].group, g.units[first].name, p.sched[first].group, what)
                          .str()});
-      return;
+      return false;
     }
-  }
-  if (consumer < 0)
+    return true;
+  };
+  int consumer = -1, producer = -1;
+  auto math = [&](unsigned u) { return g.units[u].kind != UnitKind::Load; };
+  if (!oneGroup(math, "the loop's math (every unit but loads) runs in one group", consumer) ||
+      consumer < 0)
     return;
-  int producer = -1;
-  for (unsigned u = 0; u < g.units.size(); ++u) {
-    if (g.units[u].kind != UnitKind::Load || p.sched[u].group == p.sched[consumer].group)
-      continue;
-    if (producer < 0) {
-      producer = static_cast<int>(u);
-    } else if (p.sched[u].group != p.sched[producer].group) {
-      out.push_back({Rule::Groups, g.units[producer].name, g.units[u].name, g.units[u].location,
-                     formatv("{0} is in group {1} but {2} in group {3}: the loads outside the "
-                             "math's group share one producer group",
-                             g.units[u].name, p.sched[u].group, g.units[producer].name,
-                             p.sched[producer].group)
-                         .str()});
-      return;
-    }
-  }
+  auto produced = [&](unsigned u) {
+    return g.units[u].kind == UnitKind::Load && p.sched[u].group != p.sched[consumer].group;
+  };
+  if (!oneGroup(produced, "the loads outside the math's group share one producer group", producer))
+    return;
   if (producer >= 0 && g.warpGroupsOf(p.sched[producer].group) != 1)
     out.push_back({Rule::Groups, g.units[producer].name, "", g.units[producer].location,
                    formatv("the producer group ({0}) has {1} warp groups in tile.warpgroups; one "
@@ -365,6 +357,10 @@ static void checkGroups(const LoopGraph &g, const Placed &p, std::vector<Violati
                        .str()});
 }
 
+/// Clusters: the loads whose box is the same in every CTA of a cluster are
+/// shared (each CTA loads 1/C of the rows and multicasts them), so the CTAs
+/// must run the same iterations, and each shared box must split into parts
+/// of whole 8-row swizzle atoms that a tensor map of its own can load.
 static void checkCluster(const LoopGraph &g, int64_t cluster, ScheduleReport &r) {
   r.cluster = cluster;
   if (cluster == 1)
