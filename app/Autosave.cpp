@@ -1,5 +1,6 @@
 //===- Autosave.cpp - the session on disk ---------------------------------===//
 #include "app/Autosave.h"
+#include "core/Support/InputCheck.h"
 #include "core/Support/Json.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -109,6 +110,11 @@ bool stagecraft::app::sessionFromJson(const std::string &text, SessionFile &s,
 
 bool stagecraft::app::readFile(const std::string &path, std::string &out,
                                std::string &error) {
+  // A directory, a device or a pipe would read as empty, never end or hang.
+  if (std::string why = stagecraft::checkUserFile(path); !why.empty()) {
+    error = why;
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open " + path + ": " + std::strerror(errno);

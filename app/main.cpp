@@ -335,15 +335,20 @@ int main(int argc, char **argv) {
       app->setStatus(StatusLevel::Warning,
                      "the bundled example was not found: open a file (Ctrl+O)");
   }
-  if (!args.schedule.empty() && opened && !app->loadSchedule(args.schedule))
+  int exitCode = 0;
+  if (!args.schedule.empty() && opened && !app->loadSchedule(args.schedule)) {
     std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
+    // A picture of the default schedule in place of the one asked for
+    // would mislead as much.
+    if (screenshotMode)
+      exitCode = 1;
+  }
   if (!args.select.empty())
     app->select(args.select);
   ui.timelineOnly = args.timelineOnly;
   ui.timeline.focusFirst = args.focusFirst;
   ui.timeline.focusLast = args.focusLast;
-  int exitCode = 0;
-  if (!args.trace.empty() && !app->openMeasuredTrace(args.trace)) {
+  if (exitCode == 0 && !args.trace.empty() && !app->openMeasuredTrace(args.trace)) {
     std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
     // A picture without the trace it was asked to show would mislead.
     if (screenshotMode)

@@ -10,6 +10,7 @@ namespace {
 
 // Size of a file, or -1 when it cannot be opened; `head` gets its first bytes.
 int64_t fileInfo(const std::string &path, std::string *head) {
+  if (!bundleFileProblem(path).empty()) return -1;
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return -1;
   int64_t size = int64_t(in.tellg());

@@ -2,6 +2,7 @@
 
 #include "cuda_driver.h"
 #include "device_buffer.h"
+#include "manifest.h"
 
 #include <cstring>
 #include <fstream>
@@ -14,6 +15,8 @@ namespace stagecraft::profiler {
 namespace {
 
 std::string readBundleFile(const std::string &path) {
+  if (std::string why = bundleFileProblem(path); !why.empty())
+    throw std::runtime_error("cannot open " + path + " (the bundle's reference kernel): " + why);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path + " (the bundle's reference kernel)");
   std::ostringstream ss;

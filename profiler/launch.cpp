@@ -1,6 +1,7 @@
 #include "launch.h"
 
 #include "cuda_driver.h"
+#include "manifest.h"
 #include "tensormap.h"
 
 #include <cstring>
@@ -12,6 +13,7 @@ namespace stagecraft::profiler {
 namespace {
 
 bool readFile(const std::string &path, std::string *out) {
+  if (!bundleFileProblem(path).empty()) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;

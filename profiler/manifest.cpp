@@ -6,6 +6,9 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <sys/stat.h>
+#include <cerrno>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -511,10 +514,20 @@ Manifest parseManifest(const std::string &text) {
   return m;
 }
 
+std::string bundleFileProblem(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "a directory, not a file";
+  if (!S_ISREG(st.st_mode)) return "not a regular file (a device or a pipe)";
+  return "";
+}
+
 Manifest loadManifest(const std::string &bundleDir) {
   const std::string path = bundleDir + "/manifest.json";
+  if (std::string why = bundleFileProblem(path); !why.empty())
+    throw ManifestError("cannot open " + path + ": " + why);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ManifestError("cannot open " + path);
+  if (!in) throw ManifestError("cannot open " + path + ": " + std::strerror(errno));
   constexpr std::streamsize kMaxBytes = 16 << 20;
   std::string text;
   text.resize(size_t(kMaxBytes) + 1);

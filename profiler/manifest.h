@@ -166,6 +166,11 @@ const char *referenceKindName(ReferenceSpec::Kind kind);
 Manifest parseManifest(const std::string &text);
 
 // Reads DIR/manifest.json (at most 16 MiB) and parses it.
+// "" when `path` is a regular file the runner may read whole, else why not
+// ("no such file", "a directory", "not a regular file": a FIFO would block
+// the runner and every request queued behind it).
+std::string bundleFileProblem(const std::string &path);
+
 Manifest loadManifest(const std::string &bundleDir);
 
 }  // namespace stagecraft::profiler

@@ -1,7 +1,12 @@
 //===- InputCheck.cpp - refuse input the MLIR parser should not see -------===//
 #include "core/Support/InputCheck.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cstdio>
+#include <cstring>
+
 
 using namespace stagecraft;
 
@@ -72,5 +77,20 @@ std::string stagecraft::checkInputText(llvm::StringRef text,
       break;
     }
   }
+  return "";
+}
+
+std::string stagecraft::checkUserFile(llvm::StringRef path, uint64_t maxBytes) {
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(path, st))
+    return (path + ": cannot read: " + ec.message()).str();
+  if (st.type() == llvm::sys::fs::file_type::directory_file)
+    return (path + ": is a directory, not a file").str();
+  if (st.type() != llvm::sys::fs::file_type::regular_file)
+    return (path + ": is not a regular file (a device or a pipe); refusing to read it").str();
+  if (st.getSize() > maxBytes)
+    return llvm::formatv("{0}: is {1} MiB; files over {2} MiB are refused", path,
+                         st.getSize() >> 20, maxBytes >> 20)
+        .str();
   return "";
 }

@@ -26,6 +26,12 @@ struct InputLimits {
 std::string checkInputText(llvm::StringRef text, llvm::StringRef filename,
                            const InputLimits &limits = {});
 
+/// Whether a file a user names may be read whole: "" when `path` is a
+/// regular file of at most `maxBytes`, else "PATH: why" (no such file, a
+/// directory, a device such as /dev/zero that never ends, a FIFO that would
+/// hang, too large).
+std::string checkUserFile(llvm::StringRef path, uint64_t maxBytes = 64ull << 20);
+
 } // namespace stagecraft
 
 #endif // STAGECRAFT_CORE_SUPPORT_INPUTCHECK_H

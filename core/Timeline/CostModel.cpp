@@ -237,6 +237,14 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
                                      "%s: \"%s\" must be positive (a clock or a rate the "
                                      "model divides by)",
                                      sourceName.str().c_str(), f->name);
+    // Clocks an SM can run at (0 turns the power clock off); outside them
+    // the model's cycle arithmetic is meaningless.
+    bool clock = kv.first == "clock_ghz" || kv.first == "clock_max_ghz" ||
+                 kv.first == "clock_full_tensor_ghz";
+    if (clock && *d != 0 && (*d < 0.1 || *d > 4.0))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: \"%s\" is %g GHz; an SM clock is 0.1 to 4 GHz",
+                                     sourceName.str().c_str(), f->name, *d);
     this->*(f->member) = *d;
   }
   return llvm::Error::success();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace stagecraft::trace;
@@ -135,6 +136,28 @@ std::string stagecraft::trace::toJson(const Document &doc) {
 
 std::string stagecraft::trace::writeFileAtomically(const std::string &path,
                                                    const std::string &text) {
+  // A device or a pipe (/dev/stdout, a FIFO) is written in place: renaming
+  // a file over it would replace the device node. Its errors still count
+  // (a full disk, /dev/full).
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode))
+      return "cannot write " + path + ": it is a directory";
+    std::FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f)
+      return "cannot write " + path + ": " + std::strerror(errno);
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    int err = ok ? 0 : errno;
+    if (std::fflush(f) != 0 && ok) {
+      ok = false;
+      err = errno;
+    }
+    if (std::fclose(f) != 0 && ok) {
+      ok = false;
+      err = errno;
+    }
+    return ok ? "" : "cannot write " + path + ": " + std::strerror(err ? err : EIO);
+  }
   std::string tmp = path + ".partial-" + std::to_string(getpid());
   std::FILE *f = std::fopen(tmp.c_str(), "wb");
   if (!f)

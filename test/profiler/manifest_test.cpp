@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace stagecraft::profiler;
 using stagecraft::profiler::testing::gemmManifest;
@@ -203,8 +205,32 @@ TEST(Manifest, LoadReportsMissingFile) {
     loadManifest("/nonexistent-stagecraft-bundle");
     FAIL() << "no exception";
   } catch (const ManifestError &e) {
-    EXPECT_STREQ(e.what(), "cannot open /nonexistent-stagecraft-bundle/manifest.json");
+    EXPECT_STREQ(e.what(), "cannot open /nonexistent-stagecraft-bundle/manifest.json: No such file or directory");
   }
+}
+
+TEST(Manifest, LoadRefusesADirectoryOrAPipeWithoutBlocking) {
+  // A FIFO would block the runner, and every request queued behind it.
+  char dir[] = "/tmp/stagecraft-manifest-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string path = std::string(dir) + "/manifest.json";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  try {
+    loadManifest(dir);
+    FAIL() << "no exception";
+  } catch (const ManifestError &e) {
+    EXPECT_STREQ(e.what(), (std::string("cannot open ") + path + ": not a regular file (a device or a pipe)").c_str());
+  }
+  unlink(path.c_str());
+  ASSERT_EQ(mkdir(path.c_str(), 0700), 0);
+  try {
+    loadManifest(dir);
+    FAIL() << "no exception";
+  } catch (const ManifestError &e) {
+    EXPECT_STREQ(e.what(), (std::string("cannot open ") + path + ": a directory, not a file").c_str());
+  }
+  rmdir(path.c_str());
+  rmdir(dir);
 }
 
 }  // namespace

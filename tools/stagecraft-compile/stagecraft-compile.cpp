@@ -12,6 +12,7 @@
 // bundle or package is written then.
 //
 //===----------------------------------------------------------------------===//
+#include "core/Support/InputCheck.h"
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Export.h"
 
@@ -92,11 +93,16 @@ static cl::opt<std::string>
                  cl::desc("Write the predicted timeline (Chrome trace-event JSON) here"),
                  cl::value_desc("file"), cl::cat(toolOptions));
 
-int main(int argc, char **argv) {
+static int compileMain(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Stagecraft: loop IR to a kernel bundle\n");
 
+  if (input != "-")
+    if (std::string why = stagecraft::checkUserFile(input); !why.empty()) {
+      errs() << input << ":1:1: error: " << StringRef(why).drop_front(input.size() + 2) << "\n";
+      return 1;
+    }
   auto source = MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/true);
   if (!source) {
     errs() << input << ":1:1: error: cannot read: " << source.getError().message() << "\n";
@@ -154,6 +160,10 @@ int main(int argc, char **argv) {
     options.sizes.push_back({name.str(), v});
   }
   if (!schedule.empty()) {
+    if (std::string why = stagecraft::checkUserFile(schedule); !why.empty()) {
+      errs() << schedule << ":1:1: error: " << StringRef(why).drop_front(schedule.size() + 2) << "\n";
+      return 1;
+    }
     auto text = MemoryBuffer::getFile(schedule, /*IsText=*/true);
     if (!text) {
       errs() << schedule << ":1:1: error: cannot read: " << text.getError().message() << "\n";
@@ -171,6 +181,10 @@ int main(int argc, char **argv) {
   if (!measured.empty()) {
     if (exportDir.empty()) {
       errs() << "error: --measured goes with --export\n";
+      return 1;
+    }
+    if (std::string why = stagecraft::checkUserFile(measured); !why.empty()) {
+      errs() << measured << ":1:1: error: " << StringRef(why).drop_front(measured.size() + 2) << "\n";
       return 1;
     }
     auto text = MemoryBuffer::getFile(measured, /*IsText=*/true);
@@ -281,4 +295,17 @@ int main(int argc, char **argv) {
       outs() << "timeline: " << timelineFile << "\n";
   }
   return 0;
+}
+
+// What was printed must have reached its reader: a full disk or a closed
+// pipe is an error, not a success.
+int main(int argc, char **argv) {
+  int rc = compileMain(argc, argv);
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    llvm::errs() << "error: cannot write the output: " << llvm::outs().error().message() << "\n";
+    llvm::outs().clear_error();
+    return rc ? rc : 1;
+  }
+  return rc;
 }

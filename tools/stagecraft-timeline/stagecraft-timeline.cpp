@@ -76,6 +76,10 @@ struct Kernel {
 std::vector<std::string> gDiagnostics;
 
 std::unique_ptr<Kernel> loadKernel(const std::string &path, std::string &error) {
+  if (std::string why = checkUserFile(path); !why.empty()) {
+    error = path + ":1:1: error: " + why.substr(path.size() + 2);
+    return nullptr;
+  }
   auto buffer = MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
     error = path + ":1:1: error: cannot read: " + buffer.getError().message();
@@ -213,6 +217,10 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
 }
 
 bool readText(const std::string &path, std::string &out, std::string &error) {
+  if (std::string why = checkUserFile(path); !why.empty()) {
+    error = path + ":1:1: error: " + why.substr(path.size() + 2);
+    return false;
+  }
   auto b = MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!b) {
     error = path + ":1:1: error: cannot read: " + b.getError().message();
@@ -326,7 +334,7 @@ int batch(const timeline::HopperModel &model) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int timelineMain(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv,
@@ -408,4 +416,17 @@ int main(int argc, char **argv) {
   for (const std::string &n : p.notes)
     outs() << "  note: " << n << "\n";
   return 0;
+}
+
+// What was printed must have reached its reader: a full disk or a closed
+// pipe is an error, not a success.
+int main(int argc, char **argv) {
+  int rc = timelineMain(argc, argv);
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    llvm::errs() << "error: cannot write the output: " << llvm::outs().error().message() << "\n";
+    llvm::outs().clear_error();
+    return rc ? rc : 1;
+  }
+  return rc;
 }
