@@ -200,12 +200,10 @@ int serve(const Request &defaults, bool dryRun) {
 }
 
 int runOnce(const Request &req) {
-  // Check the bundle first: a bad manifest is reported the same with or without a GPU.
-  try {
-    loadManifest(req.bundle);
-  } catch (const std::exception &e) {
-    Result r = errorResult(req, e.what());
-    writeStdoutLine(serializeResult(r));
+  // Check the bundle first, as --serve's check does: a bad manifest or a
+  // missing or broken kernel file is reported the same with or without a GPU.
+  if (Result checked = checkBundle(req); checked.status == Status::Error) {
+    writeStdoutLine(serializeResult(errorResult(req, checked.error)));
     return kExitError;
   }
   std::string setupError;
