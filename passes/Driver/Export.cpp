@@ -107,6 +107,27 @@ llvm::Expected<ExportMeasurement> stagecraft::parseMeasurement(llvm::StringRef t
   return m;
 }
 
+llvm::Error stagecraft::checkExportDestination(llvm::StringRef outDir, bool overwrite) {
+  namespace fs = llvm::sys::fs;
+  namespace path = llvm::sys::path;
+  std::string out = outDir.str();
+  while (out.size() > 1 && path::is_separator(out.back()))
+    out.pop_back();
+  auto refuse = [](const std::string &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.c_str());
+  };
+  if (!fs::exists(out))
+    return llvm::Error::success();
+  if (!fs::is_directory(out))
+    return refuse("export directory \"" + out + "\" exists and is not a directory");
+  if (!fs::exists(out + "/" + kMarker))
+    return refuse("export directory \"" + out + "\" exists and is not an earlier export "
+                  "(no " + std::string(kMarker) + "); choose a new directory");
+  if (!overwrite)
+    return refuse("export directory \"" + out + "\" exists");
+  return llvm::Error::success();
+}
+
 llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
   llvm::Expected<std::string> package = exportPackageName(options.outDir);
   if (!package)
@@ -140,15 +161,8 @@ llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
   std::string out = options.outDir;
   while (out.size() > 1 && path::is_separator(out.back()))
     out.pop_back();
-  if (fs::exists(out)) {
-    if (!fs::is_directory(out))
-      return fail("export directory \"" + out + "\" exists and is not a directory");
-    if (!fs::exists(out + "/" + kMarker))
-      return fail("export directory \"" + out + "\" exists and is not an earlier export "
-                  "(no " + kMarker + "); choose a new directory");
-    if (!options.overwrite)
-      return fail("export directory \"" + out + "\" exists");
-  }
+  if (llvm::Error e = checkExportDestination(out, options.overwrite))
+    return e;
   llvm::SmallString<256> parent(out);
   path::remove_filename(parent);
   if (!parent.empty())

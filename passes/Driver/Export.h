@@ -60,6 +60,10 @@ struct ExportOptions {
 /// Writes the package; errors name the bundle file and field at fault.
 llvm::Error exportPackage(const ExportOptions &options);
 
+/// Whether exportPackage may write at `outDir`: a new path or an earlier
+/// export (replaced when `overwrite`); checked before compiling too.
+llvm::Error checkExportDestination(llvm::StringRef outDir, bool overwrite = true);
+
 /// The package name exportPackage would use for `outDir`, or an error
 /// saying why it cannot be one.
 llvm::Expected<std::string> exportPackageName(llvm::StringRef outDir);

@@ -199,11 +199,21 @@ static int compileMain(int argc, char **argv) {
     }
     measurement = *m;
   }
-  if (!exportDir.empty())
+  if (!exportDir.empty()) {
     if (auto name = stagecraft::exportPackageName(exportDir); !name) {
       errs() << "error: " << toString(name.takeError()) << "\n";
       return 1;
     }
+    // Refused before compiling: an export needs the cubin, and its place.
+    if (noCubin) {
+      errs() << "error: --export needs the kernel's cubin: drop --no-cubin\n";
+      return 1;
+    }
+    if (Error e = stagecraft::checkExportDestination(exportDir)) {
+      errs() << "error: export: " << toString(std::move(e)) << "\n";
+      return 1;
+    }
+  }
 
   // Refused before the compile, not after it: the user's files stay.
   if (!output.empty())
