@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace stagecraft::profiler {
 
@@ -53,8 +54,14 @@ namespace {
 CUmodule loadModule(const std::string &dir, const std::string &stem, std::vector<std::string> *warnings,
                     std::string *source) {
   std::string cubin, ptx;
-  bool haveCubin = readFile(dir + "/" + stem + ".cubin", &cubin) && !cubin.empty();
+  bool cubinThere = readFile(dir + "/" + stem + ".cubin", &cubin);
+  bool haveCubin = cubinThere && !cubin.empty();
   bool havePtx = readFile(dir + "/" + stem + ".ptx", &ptx) && !ptx.empty();
+  // A cubin that is there but empty or unreadable is not "absent": say so.
+  struct stat st;
+  if (!haveCubin && havePtx && (cubinThere || ::stat((dir + "/" + stem + ".cubin").c_str(), &st) == 0))
+    warnings->push_back(stem + ".cubin is " + (cubinThere ? "empty" : "not readable") + "; used " +
+                        stem + ".ptx through the driver JIT");
   if (!haveCubin && !havePtx)
     throw std::runtime_error("bundle " + dir + " has neither " + stem + ".cubin nor " + stem + ".ptx");
   CUmodule m = nullptr;
