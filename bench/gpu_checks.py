@@ -197,6 +197,16 @@ def main():
     c.run_once("gemm 4096^3 again (run-to-run spread)", "gemm_4096x4096x4096")
     c.run_once("gemm 4096^3 from PTX (driver JIT)", "gemm_4096_ptx")
     c.run_once("gemm 4096^3 with 2x1x1 clusters", "gemm_4096_cluster2")
+    # A kernel.cubin that is there but empty: the PTX through the JIT, said in the warnings.
+    import shutil
+    empty = os.path.join(c.bundles, "gemm_4096_empty_cubin")
+    shutil.rmtree(empty, ignore_errors=True)
+    shutil.copytree(c.bundle("gemm_4096x4096x4096"), empty)
+    open(os.path.join(empty, "kernel.cubin"), "wb").close()
+    a = c.run_once("gemm 4096^3, kernel.cubin empty -> PTX with a warning", "gemm_4096_empty_cubin")
+    warned = a.get("module") == "ptx" and any("kernel.cubin is empty" in w for w in a.get("warnings", []))
+    c.record("  ... and the warning says so", "(the answer above)", 0, [], {"module": "ptx"}, warned,
+             "module %s, warnings %s" % (a.get("module"), a.get("warnings")))
     if not args.skip_large:
         c.run_once("gemm 8192^3", "gemm_8192x8192x8192", timeout=400)
     # Wrong, faulting and hanging kernels.
