@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/Support/InputCheck.h"
+#include "core/Support/ToolExit.h"
 #include "passes/Driver/CompileDriver.h"
 #include "passes/Driver/Export.h"
 
@@ -307,15 +308,4 @@ static int compileMain(int argc, char **argv) {
   return 0;
 }
 
-// What was printed must have reached its reader: a full disk or a closed
-// pipe is an error, not a success.
-int main(int argc, char **argv) {
-  int rc = compileMain(argc, argv);
-  llvm::outs().flush();
-  if (llvm::outs().has_error()) {
-    llvm::errs() << "error: cannot write the output: " << llvm::outs().error().message() << "\n";
-    llvm::outs().clear_error();
-    return rc ? rc : 1;
-  }
-  return rc;
-}
+int main(int argc, char **argv) { return stagecraft::finishStdout(compileMain(argc, argv)); }

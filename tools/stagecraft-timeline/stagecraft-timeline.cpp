@@ -19,6 +19,7 @@
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
+#include "core/Support/ToolExit.h"
 #include "core/Timeline/Simulator.h"
 #include "core/Timeline/TimelineTrace.h"
 #include "core/Timeline/UnitCosts.h"
@@ -418,15 +419,4 @@ static int timelineMain(int argc, char **argv) {
   return 0;
 }
 
-// What was printed must have reached its reader: a full disk or a closed
-// pipe is an error, not a success.
-int main(int argc, char **argv) {
-  int rc = timelineMain(argc, argv);
-  llvm::outs().flush();
-  if (llvm::outs().has_error()) {
-    llvm::errs() << "error: cannot write the output: " << llvm::outs().error().message() << "\n";
-    llvm::outs().clear_error();
-    return rc ? rc : 1;
-  }
-  return rc;
-}
+int main(int argc, char **argv) { return stagecraft::finishStdout(timelineMain(argc, argv)); }
