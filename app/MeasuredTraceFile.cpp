@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -174,6 +175,11 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
               ": the app reads the events stagecraft-run --trace writes";
       return false;
     }
+    if (*iteration < 0 || *iteration > INT32_MAX) {
+      error = at(i) + " (" + name->str() + ") has iteration " + std::to_string(*iteration) +
+              ", outside 0 to 2^31-1";
+      return false;
+    }
     RawEvent r;
     r.pid = *pid;
     r.tid = *tid;
@@ -183,6 +189,13 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
     r.durNs = args->getNumber("duration_ns").value_or(*dur * 1000.0);
     if (!(r.durNs >= 0) || !(r.startNs >= 0)) {
       error = at(i) + " (" + name->str() + ") starts before 0 or has a negative duration";
+      return false;
+    }
+    // A kernel's timeline spans microseconds to seconds: an hour is no kernel's.
+    constexpr double kHourNs = 3600e9;
+    if (!(r.startNs + r.durNs <= kHourNs)) {
+      error = at(i) + " (" + name->str() + ") ends more than an hour after the trace's start: "
+              "not a kernel's timeline";
       return false;
     }
     auto u = std::find(unitNames.begin(), unitNames.end(), name->str());

@@ -175,6 +175,15 @@ TEST(MeasuredTraceFile, RefusesWhatIsNotAMeasuredTraceAndSaysWhy) {
   e = parseError(R"({"traceEvents": [{"name": "MMA", "ph": "X", "ts": 0, "dur": -1, "pid": 1, "tid": 1,
     "args": {"iteration": 0}}]})");
   EXPECT_NE(e.find("traceEvents[0] (MMA)"), std::string::npos) << e;
+  // Times no kernel spans, and iterations past an int.
+  e = parseError(R"({"traceEvents": [{"name": "MMA", "ph": "X", "ts": 1e308, "dur": 1, "pid": 1, "tid": 1,
+    "args": {"iteration": 0}}]})");
+  EXPECT_NE(e.find("traceEvents[0] (MMA) ends more than an hour after the trace's start"),
+            std::string::npos) << e;
+  e = parseError(R"({"traceEvents": [{"name": "MMA", "ph": "X", "ts": 0, "dur": 1, "pid": 1, "tid": 1,
+    "args": {"iteration": 2147483648}}]})");
+  EXPECT_NE(e.find("traceEvents[0] (MMA) has iteration 2147483648, outside 0 to 2^31-1"),
+            std::string::npos) << e;
   e = parseError(R"({"traceEvents": [7]})");
   EXPECT_NE(e.find("traceEvents[0] is not an object"), std::string::npos) << e;
   e = parseError(R"({"traceEvents": [{"name": "X1", "ph": "X", "ts": 0, "dur": 1, "pid": 1, "tid": 1,
