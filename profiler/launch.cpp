@@ -54,12 +54,13 @@ namespace {
 CUmodule loadModule(const std::string &dir, const std::string &stem, std::vector<std::string> *warnings,
                     std::string *source) {
   std::string cubin, ptx;
-  bool cubinThere = readFile(dir + "/" + stem + ".cubin", &cubin);
+  const std::string cubinPath = dir + "/" + stem + ".cubin";
+  bool cubinThere = readFile(cubinPath, &cubin);
   bool haveCubin = cubinThere && !cubin.empty();
   bool havePtx = readFile(dir + "/" + stem + ".ptx", &ptx) && !ptx.empty();
   // A cubin that is there but empty or unreadable is not "absent": say so.
   struct stat st;
-  if (!haveCubin && havePtx && (cubinThere || ::stat((dir + "/" + stem + ".cubin").c_str(), &st) == 0))
+  if (!haveCubin && havePtx && (cubinThere || ::stat(cubinPath.c_str(), &st) == 0))
     warnings->push_back(stem + ".cubin is " + (cubinThere ? "empty" : "not readable") + "; used " +
                         stem + ".ptx through the driver JIT");
   if (!haveCubin && !havePtx)

@@ -619,7 +619,7 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   }
   // A register-A dot's A leaves the unit too (undef when predicated off),
   // to be tied at the wait that retires its group.
-  bool registerA = u.dot && !u.dot.getA().getDefiningOp<LoadOp>() && !p.localOf(u.dot.getA());
+  bool registerA = p.readsARegisters(u);
   int64_t aCount = registerA ? geom.rowBlocks * (u.dot.getK() / 16) * 4 : 0;
   auto run = [&]() -> SmallVector<Value> {
     local.clear();
@@ -747,15 +747,12 @@ void ConsumerEmitter::emitKernelIteration(Value kit, ValueRange carriedIn) {
     // Only in loops without register-A dots: there the wait retires them and
     // ptxas places it by their registers (the hold, Emitter::orderingStore);
     // the attention kernels' code stays as measured.
-    bool anyRegisterA = llvm::any_of(p.body, [&](const BodyUnit &u) {
-      return u.dot && !u.dot.getA().getDefiningOp<LoadOp>() && !p.localOf(u.dot.getA());
-    });
     SmallVector<Value> made;
+    bool anyRegisterA =
+        llvm::any_of(p.body, [&](const BodyUnit &u) { return p.readsARegisters(u); });
     for (auto &[v, copies] : p.carried) {
-      if (anyRegisterA)
-        break;
       Operation *def = v.getDefiningOp();
-      if (!def || isa<DotOp, DotScaledOp, LoadOp>(def) || !cur.count(v) ||
+      if (anyRegisterA || !def || isa<DotOp, DotScaledOp, LoadOp>(def) || !cur.count(v) ||
           llvm::is_contained(p.endTied, v))
         continue;
       if (llvm::all_of(cur[v].elems, [](Value r) {

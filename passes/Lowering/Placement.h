@@ -170,6 +170,11 @@ struct KernelPlan {
   }
   const Resident *residentOf(mlir::Value v) const;
   const LocalRing *localOf(mlir::Value v) const;
+  /// A dot unit whose A comes from registers (neither a loaded tile nor a
+  /// tile the consumers write to shared memory): attention's P V.
+  bool readsARegisters(const BodyUnit &u) const {
+    return u.dot && !u.dot.getA().getDefiningOp<tile::LoadOp>() && !localOf(u.dot.getA());
+  }
   int bodyIndexOf(mlir::Operation *op) const;
   /// The in-loop value an operand of `user` stands for and how many kernel
   /// iterations back it was made (an iter_arg resolves to its yielded
