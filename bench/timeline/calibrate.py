@@ -972,6 +972,7 @@ FIT = {  # name: (low, high)
     "l2_miss_load_bytes_per_cycle": (5, 60),
     "sync_latency_cycles": (2, 1500),
     "math_efficiency": (0.15, 1.0),
+    "math_iteration_instructions": (10, 400),  # searched only when the start has it on (not 0)
     "pipe_efficiency": (0.3, 1.0),  # searched only when the start has it on (not 0)
     "cta_overhead_cycles": (200, 20000),
     "tensor_math_interference": (0.01, 3.0),

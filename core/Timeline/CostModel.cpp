@@ -126,7 +126,7 @@ double HopperModel::mathCycles(const MathWork &m) const {
   // long as its busiest pipe or its issue slots; mathEfficiency accounts for
   // dependency stalls and what it issues beside the counted operations.
   double generic = 2.0 * m.generic;
-  double issue = (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle) / 128.0;
+  double issue = (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle + m.other) / 128.0;
   double pipes = std::max({(m.fma + generic) / fmaPerCycle, m.mufu / mufuPerCycle,
                            m.convert / convertPerCycle, m.shuffle / shufflePerCycle});
   // A stream with cross-lane reductions (shuffles) waits on them between its
@@ -162,6 +162,7 @@ const Field kFields[] = {
     {"sync_latency_cycles", &HopperModel::syncLatencyCycles},
     {"math_efficiency", &HopperModel::mathEfficiency},
     {"lone_math_rate", &HopperModel::loneMathRate},
+    {"math_iteration_instructions", &HopperModel::mathIterationInstructions},
     {"pipe_efficiency", &HopperModel::pipeEfficiency},
     {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
     {"tensor_math_interference", &HopperModel::tensorMathInterference},

@@ -156,6 +156,17 @@ struct HopperModel {
   /// attention kernels 14-27% fast before, bench/results/heldout-variants-
   /// h100-2026-11-28 among them). 1: no difference.
   double loneMathRate = 0.8;
+  /// Instructions a computing warp group's loop issues each kernel iteration
+  /// beside the operations its units count (per thread): loop control,
+  /// barrier waits and arrives, wgmma fences and descriptors, address and
+  /// predicate math. Charged to the issue slots of its first unit with
+  /// register math. The SASS of the attention kernels' steady loops has
+  /// 80-100 such instructions beside the counted ones, and the mask's
+  /// integer compares (bench/results/carried-moves-sass-h100-2026-11-27).
+  /// Fitted: 100 (a scan of 60-320 with the rest held, 90 and 100 best;
+  /// `math_efficiency` and the others held, their scans no better).
+  /// 0: none.
+  double mathIterationInstructions = 100;
   /// Set on the model a plan is built with, not read from JSON: the plan's
   /// SM has one computing warp group (loneMathRate applies).
   bool loneWarpGroup = false;

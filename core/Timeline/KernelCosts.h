@@ -29,6 +29,7 @@ struct MathWork {
   double convert = 0; // float conversions between f32 and bf16/f16/fp8
   double shuffle = 0; // warp-shuffle lane operations (cross-thread reductions)
   double generic = 0; // ops of no known class (costed as 2 FMA-pipe ops each)
+  double other = 0;   // instructions beside the counted operations (issue slots only)
 
   MathWork &operator+=(const MathWork &o) {
     fma += o.fma;
@@ -36,13 +37,14 @@ struct MathWork {
     convert += o.convert;
     shuffle += o.shuffle;
     generic += o.generic;
+    other += o.other;
     return *this;
   }
   MathWork scaled(double f) const {
-    return {fma * f, mufu * f, convert * f, shuffle * f, generic * f};
+    return {fma * f, mufu * f, convert * f, shuffle * f, generic * f, other * f};
   }
   bool empty() const {
-    return fma == 0 && mufu == 0 && convert == 0 && shuffle == 0 && generic == 0;
+    return fma == 0 && mufu == 0 && convert == 0 && shuffle == 0 && generic == 0 && other == 0;
   }
 };
 

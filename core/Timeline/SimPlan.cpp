@@ -154,6 +154,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   }
 
   // Costs per warp group.
+  std::set<int64_t> chargedGroups;
   for (unsigned u = 0; u < n; ++u) {
     UnitPlan &p = plan.units[u];
     const UnitWork &w = costs.units[u];
@@ -173,7 +174,13 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
       p.wgmmaInstr += model.wgmmaInstructions(d, share);
       p.registerA |= d.aInRegisters;
     }
-    p.mathCycles = model.mathCycles(w.math.scaled(share));
+    MathWork math = w.math.scaled(share);
+    // The loop's own instructions beside the counted ones, once an
+    // iteration per warp group: on its first unit with register math.
+    if (!math.empty() && model.mathIterationInstructions > 0 &&
+        chargedGroups.insert(p.group).second)
+      math.other += model.mathIterationInstructions * 128.0;
+    p.mathCycles = model.mathCycles(math);
     if (p.kind == UnitKind::Load && p.bytes <= 0)
       p.bytes = static_cast<double>(g.units[u].bufferBytes);
     p.linkBytes = p.bytes;

@@ -1054,6 +1054,37 @@ TEST(TimelineSim, ValuesLivingLongerThanABodyAreMovedEachIteration) {
   EXPECT_NEAR(moved.utilization[2].busy, 0.8, 1e-6) << moved.utilization[2].name; // 200 of 250
 }
 
+TEST(TimelineSim, TheLoopsOwnInstructionsAreChargedOnceAnIterationPerWarpGroup) {
+  // Two units of 200 FMA-pipe lanes each (200 cycles at one a cycle), in
+  // the dot's stage, the dot's wgmma under them: 400 an iteration, over the
+  // loads' 100.
+  HopperModel m = roundModel();
+  m.pipeEfficiency = 1.0;
+  m.loneMathRate = 1.0;
+  LoadDot k = withCarriedValue(4);
+  k.costs.units[2].math.fma = 200;
+  k.costs.units[3].math.fma = 200;
+  Schedule s = schedule(0, 0, 2);
+  s.set("Make", {2, 2, 1, 0});
+  s.set("Read", {2, 3, 1, 0});
+  Prediction plain = k.run(s, m);
+  ASSERT_TRUE(plain.ok) << plain.error;
+  EXPECT_NEAR(plain.iterationNs, 400, 1e-6);
+  // 300 more instructions a thread an iteration take 300 issue cycles of
+  // the first unit with math (its 200 lanes issue in 200 / 128): 301.5625
+  // where its pipe took 200. The second unit is not charged again.
+  m.mathIterationInstructions = 300;
+  Prediction charged = k.run(s, m);
+  ASSERT_TRUE(charged.ok) << charged.error;
+  EXPECT_NEAR(charged.iterationNs, (200.0 / 128 + 300) + 200, 1e-6);
+  // A warp group with no register math issues nothing the model charges.
+  k.costs.units[2].math.fma = 0;
+  k.costs.units[3].math.fma = 0;
+  Prediction none = k.run(s, m);
+  ASSERT_TRUE(none.ok) << none.error;
+  EXPECT_NEAR(none.iterationNs, 100, 1e-6);
+}
+
 TEST(TimelineSim, MismatchedCostsAreRefusedNotCrashed) {
   LoadDot k(4);
   k.costs.units.pop_back();
