@@ -13,6 +13,7 @@
 #include "core/Schedule/TileLoopIR.h"
 #include "core/Support/InputCheck.h"
 #include "core/Timeline/UnitCosts.h"
+#include "passes/Driver/PredictionCosts.h"
 #include "passes/TileOrder.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -79,7 +80,7 @@ bool stagecraft::app::kernelCostsAt(const std::string &text, const std::string &
                                     timeline::KernelCosts &out, std::string &error) {
   ParsedIr p;
   if (parse(text, sourceName, p)) {
-    FailureOr<timeline::KernelCosts> costs = timeline::extractKernelCosts(p.kernel, graph, sizes);
+    FailureOr<timeline::KernelCosts> costs = predictionCosts(p.kernel, graph, sizes);
     if (succeeded(costs)) {
       out = std::move(*costs);
       return true;
@@ -103,7 +104,7 @@ LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
       if (out.graph.kernel.empty())
         out.graph.kernel = out.kernel;
       FailureOr<timeline::KernelCosts> costs =
-          timeline::extractKernelCosts(p.kernel, out.graph);
+          predictionCosts(p.kernel, out.graph);
       if (succeeded(costs)) {
         out.costs = std::move(*costs);
         out.hasCosts = true;

@@ -81,7 +81,22 @@ FailureOr<scf::ForOp> stagecraft::findPipelinedLoop(func::FuncOp kernel) {
     diag.attachNote(loops[0].getLoc()) << "the first one is here";
     return diag;
   }
-  return loops.front();
+  // The lowerings keep loop-carried values in registers tile by tile (the
+  // GPU kernel) or in scratch slots (the reference): a scalar carried value
+  // (a counter) has no place in either. Refused here, where the board, the
+  // timeline and the compiler all find the loop, rather than by one of them.
+  scf::ForOp loop = loops.front();
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (!isa<RankedTensorType>(arg.getType())) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      arg.getType().print(os);
+      return loop.emitError("the pipelined loop carries value #")
+             << i << " of type " << type
+             << " from one iteration to the next; only tensors may be loop-carried "
+                "(derive a counter from the induction variable instead)";
+    }
+  return loop;
 }
 
 int LoopUnits::find(llvm::StringRef name) const {
@@ -140,6 +155,21 @@ FailureOr<LoopUnits> stagecraft::collectUnits(scf::ForOp loop) {
       first[name] = &op;
     }
     units.ops[idx].push_back(&op);
+  }
+  // A dot's unit is its wgmma group, issued, committed and waited for as
+  // one (the schedule's `wait` is the group's): math beside it in the same
+  // unit has no place in that sequence. Found here, so the board and the
+  // timeline refuse what the lowering would.
+  for (auto [name, ops] : llvm::zip(units.names, units.ops)) {
+    auto dot = llvm::find_if(ops, [](Operation *op) { return isa<DotOp, DotScaledOp>(op); });
+    if (dot == ops.end() || ops.size() == 1)
+      continue;
+    Operation *other = ops.front() == *dot ? ops[1] : ops.front();
+    auto diag = (*dot)->emitError("a dot must be alone in its unit: \"")
+                << name << "\" holds " << ops.size()
+                << " ops; give the others a unit of their own (another tile.sched name)";
+    diag.attachNote(other->getLoc()) << "'" << other->getName() << "' is in it too";
+    return diag;
   }
   return units;
 }

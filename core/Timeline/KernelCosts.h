@@ -135,7 +135,14 @@ struct KernelCosts {
       n += r.count;
     return n;
   }
-  /// Floating-point operations of the dots over the whole launch.
+  /// The FLOPs a predicted TFLOP/s counts, set by whoever knows the
+  /// kernel's manifest (passes/Driver/PredictionCosts.h): the same count as
+  /// the runner's measured TFLOP/s, exact problem sizes rather than padded
+  /// tiles. 0: dotFlops().
+  double flops = 0;
+  double countedFlops() const { return flops > 0 ? flops : dotFlops(); }
+  /// Floating-point operations of the dots over the whole launch, as
+  /// executed (partial tiles padded).
   double dotFlops() const {
     double perIteration = 0;
     for (const UnitWork &u : units)

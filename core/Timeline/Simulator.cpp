@@ -218,7 +218,7 @@ double launchTensorBusy(const Prediction &p, const KernelCosts &costs, const Hop
   if (flops <= 0 || p.totalNs <= 0)
     return 0;
   double smCycles = p.totalNs * smGHz * static_cast<double>(model.sms);
-  return p.flops * (cycles / flops) / smCycles;
+  return p.executedFlops * (cycles / flops) / smCycles;
 }
 
 /// The DRAM's traffic over a predicted launch (TB/s): the loop's loads at the
@@ -246,7 +246,7 @@ double launchDramTBps(const Prediction &p, const KernelCosts &costs, const Hoppe
   if (tiles > slots && model.holdsInL2(costs.dramBytes - costs.storedBytes))
     missing = static_cast<double>(slots) / static_cast<double>(tiles);
   if (flopsPerIteration > 0)
-    bytes = std::max(bytes, missing * p.flops * missed / flopsPerIteration + costs.storedBytes);
+    bytes = std::max(bytes, missing * p.executedFlops * missed / flopsPerIteration + costs.storedBytes);
   // No launch moves more than the HBM's rate; the launch's time is at least
   // its distinct bytes at that rate (predictAtClock), and misses beyond them
   // are an estimate.
@@ -581,7 +581,8 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     return res.ctaEnd + static_cast<double>(trip - sim) * rate;
   };
 
-  out.flops = costs.dotFlops();
+  out.flops = costs.countedFlops();
+  out.executedFlops = costs.dotFlops();
   if (!options.wholeLaunch) {
     out.ok = true;
     return out;

@@ -86,7 +86,8 @@ struct Prediction {
   double waves = 0;
   double ctaNs = 0;   // the shown CTA alone on its SM (with its co-resident CTAs)
   double totalNs = 0; // the whole launch
-  double flops = 0;   // executed dot flops of the launch
+  double flops = 0;   // the FLOPs tflops counts (KernelCosts::countedFlops)
+  double executedFlops = 0; // the dots' FLOPs as executed (partial tiles padded)
   /// How many iterations ahead of their readers the loop's loads run (the
   /// most of any load), and its link bytes per tensor-core cycle of its dots
   /// (0 without loads or dots): the sharers' drift (CostModel.h,

@@ -13,6 +13,7 @@
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Support/InputCheck.h"
 #include "core/Timeline/UnitCosts.h"
+#include "passes/Driver/PredictionCosts.h"
 #include "passes/Passes.h"
 #include "passes/TileOrder.h"
 
@@ -252,7 +253,7 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   // The predicted timeline needs the unit costs at these sizes (an unknown
   // size is an error here as in the manifest).
   FailureOr<timeline::KernelCosts> costs =
-      timeline::extractKernelCosts(*kernel, *graph, options.sizes);
+      predictionCosts(*kernel, *graph, options.sizes);
   if (failed(costs))
     return finish(CompileResult::Status::Error);
   result.prediction = timeline::predict(*graph, schedule, report, *costs, timeline::HopperModel());

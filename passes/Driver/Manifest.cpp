@@ -162,6 +162,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     std::optional<double> executed = eval.dotFlops();
     flops = executed ? *executed : 0;
   }
+  m.flops = flops;
   // The pipelined loop's trip count (the longest of the first and the last
   // program's) for the reductions' length.
   int64_t trips = 1;

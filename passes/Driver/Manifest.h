@@ -42,6 +42,9 @@ struct KernelManifest {
   std::vector<int64_t> grid;
   std::vector<std::pair<std::string, int64_t>> sizes;
   std::string body; // JSON fields: flops, problem, tensors, params, peer
+  /// The FLOPs its TFLOP/s count (in `body` too): the peer's count where the
+  /// kernel has one, else the dots' executed FLOPs.
+  double flops = 0;
   std::vector<OutputTolerance> outputs;
   int64_t programs = 1;
   /// The GPU the kernel is compiled for, written when it is not sm_90a (a

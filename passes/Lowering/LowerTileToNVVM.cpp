@@ -13,6 +13,7 @@
 #include "passes/Lowering/ConsumerLoop.h"
 #include "passes/Lowering/Expansion.h"
 #include "passes/Lowering/LocalRings.h"
+#include "passes/Lowering/Normalize.h"
 #include "passes/Lowering/Placement.h"
 #include "passes/Lowering/ScaleOutOfMax.h"
 #include "passes/Lowering/SplitScaledDots.h"
@@ -41,6 +42,7 @@ struct TimelineSettings {
 
 LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
                           TimelineSettings timeline) {
+  normalizeKernel(kernel);
   if (!target.blackwell())
     splitScaledDots(kernel); // sm_90a has no block-scaled MMA
   factorScaleOutOfMax(kernel);

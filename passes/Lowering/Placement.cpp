@@ -81,6 +81,12 @@ Layout KernelPlan::registerLayout(Value v) const { return layouts.lookup(v); }
 
 namespace {
 
+/// An op no pattern lowers, wherever it is (in the loop or outside it).
+constexpr const char *kNoLowering =
+    "has no lowering in either the kernel or its reference (the ops lowered on tiles are "
+    "listed in docs/ir-reference.md, \"Upstream ops in the loop IR\")";
+
+
 InFlightDiagnostic refuse(Operation *op, const Twine &why) {
   return op->emitError("tile-lower-to-nvvm: ") << why;
 }
@@ -371,6 +377,8 @@ LogicalResult Placer::checkOutside() {
                              "to work on: move it into the tile loop");
         continue; // register math, checked with the layouts
       }
+      if (op.getNumResults() == 1 && !findPattern(&op))
+        return refuse(&op, "'") << op.getName() << "' " << kNoLowering;
       return refuse(&op, "'") << op.getName() << "' outside the pipelined loop is not lowered";
     }
     return success();
@@ -567,7 +575,7 @@ LogicalResult Placer::inferLayout(Operation *op) {
   }
   const TilePattern *pattern = findPattern(op);
   if (!pattern)
-    return refuse(op, "'") << op->getName() << "' is not lowered";
+    return refuse(op, "'") << op->getName() << "' " << kNoLowering;
   SmallVector<Layout> in;
   for (Value o : op->getOperands())
     if (isTensor(o))

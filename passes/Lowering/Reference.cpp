@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/Lowering/Normalize.h"
 #include "passes/Lowering/ScalarLowering.h"
 #include "passes/Lowering/patterns/Fp8.h"
 #include "passes/Lowering/patterns/Memory.h"
@@ -185,9 +186,16 @@ LogicalResult ReferenceLowering::assignSlots() {
       if (failed(add(v)))
         return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      for (Value arg : loop.getRegionIterArgs())
+      for (Value arg : loop.getRegionIterArgs()) {
+        // Loop results live in their iter_args' slots (below): a scalar
+        // carried value has none.
+        if (!isa<RankedTensorType>(arg.getType())) {
+          loop.emitError("tile-lower-reference: loop-carried values must be tensors");
+          return WalkResult::interrupt();
+        }
         if (failed(add(arg)))
           return WalkResult::interrupt();
+      }
     return WalkResult::advance();
   });
   if (r.wasInterrupted())
@@ -354,6 +362,7 @@ struct TileLowerReferencePass
     }
     OpBuilder b(module.getContext());
     for (func::FuncOp kernel : kernels) {
+      normalizeKernel(kernel);
       FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
       if (failed(sig))
         return signalPassFailure();

@@ -40,7 +40,7 @@ func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N
   }
   // expected-error @+1 {{FP8 and e8m0 tiles are only loaded (dots and tile.upcast read them); computed tiles must be f32, bf16 or f16, got 'f8E4M3FN'}}
   %f = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
-  %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
+  %o = arith.extf %f : tensor<128x128xf8E4M3FN> to tensor<128x128xbf16>
   tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
   return
 }
@@ -63,7 +63,9 @@ func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N
     // expected-error @+1 {{tensor.extract in the pipelined loop is not lowered: read a per-tensor scale before or after the loop}}
     %s = tensor.extract %st[%c0] : tensor<4xf32>
     %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
-    scf.yield %d : tensor<128x128xf32>
+    %ss = tensor.splat %s : tensor<128x128xf32>
+    %ds = arith.mulf %d, %ss : tensor<128x128xf32>
+    scf.yield %ds : tensor<128x128xf32>
   }
   %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
   tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>

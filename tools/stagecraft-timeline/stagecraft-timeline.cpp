@@ -23,6 +23,7 @@
 #include "core/Timeline/Simulator.h"
 #include "core/Timeline/TimelineTrace.h"
 #include "core/Timeline/UnitCosts.h"
+#include "passes/Driver/PredictionCosts.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -206,7 +207,7 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
   }
   size_t before = gDiagnostics.size();
   mlir::FailureOr<timeline::KernelCosts> costs =
-      timeline::extractKernelCosts(k.func, k.graph, c.sizes);
+      predictionCosts(k.func, k.graph, c.sizes);
   if (failed(costs)) {
     error = gDiagnostics.size() > before ? gDiagnostics.back() : "cannot extract the unit costs";
     return p;

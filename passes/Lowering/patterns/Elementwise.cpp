@@ -120,6 +120,20 @@ const llvm::StringMap<ScalarFn> &table() {
     m["math.absf"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::FAbsOp::create(b, loc, x[0]).getResult();
     };
+    // Rounding to an integral value: exact, one cvt.rmi/rpi/rzi each (round
+    // halves away from zero, as math.round means).
+    m["math.floor"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::FFloorOp::create(b, loc, x[0]).getResult();
+    };
+    m["math.ceil"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::FCeilOp::create(b, loc, x[0]).getResult();
+    };
+    m["math.trunc"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::FTruncOp::create(b, loc, x[0]).getResult();
+    };
+    m["math.round"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::RoundOp::create(b, loc, x[0]).getResult();
+    };
     m["math.fma"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::FMAOp::create(b, loc, x[0], x[1], x[2]).getResult();
     };
