@@ -19,6 +19,7 @@ struct ErrorSummary {
   double maxAbsDiff = 0.0;
   double maxAbsRef = 0.0;
   uint64_t nonfinite = 0;  // elements where out or ref was NaN or +-inf
+  uint64_t nonfiniteRef = 0;  // of those, where the reference itself was
   uint64_t count = 0;      // elements compared
 };
 

@@ -293,9 +293,20 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
       r.status = Status::VerifyFailed;
       std::string what = "output " + failed->tensor + " (against " +
                          (failed->against == "ir" ? std::string("the kernel's IR reference") : failed->against) + ")";
-      r.error = failed->errors.nonfinite
-                    ? what + ": " + std::to_string(failed->errors.nonfinite) +
-                          " elements are NaN or infinite (unwritten or overflowed)"
+      // Where the reference is NaN or infinite too, the inputs make the math undefined (a
+      // loop of no iterations dividing 0 by 0: lengths drawn from the default range), not
+      // the kernel wrong: say so, rather than "unwritten".
+      const ErrorSummary &e = failed->errors;
+      std::string nonfinite =
+          e.nonfiniteRef == e.nonfinite
+              ? " elements are NaN or infinite in the reference too: these inputs make the "
+                "computation undefined (a loop of no iterations dividing 0 by 0, say); give the "
+                "inputs values the kernel is meant for (the manifest's tensors' init)"
+              : " elements are NaN or infinite (unwritten or overflowed)" +
+                    (e.nonfiniteRef ? " (" + std::to_string(e.nonfiniteRef) + " of them in the reference too)"
+                                    : std::string());
+      r.error = e.nonfinite
+                    ? what + ": " + std::to_string(e.nonfinite) + nonfinite
                     : what + " differs beyond tolerance: norm-wise " + std::to_string(normRelErr(failed->errors)) +
                           " (tolerance " + std::to_string(failed->tolerance.normRel) + "), max " +
                           std::to_string(maxRelErr(failed->errors)) + " (tolerance " +

@@ -31,6 +31,7 @@ struct ErrorStats {
   unsigned int maxAbsDiffBits;  // non-negative floats order like their bit patterns
   unsigned int maxAbsRefBits;
   unsigned long long nonfinite;
+  unsigned long long nonfiniteRef;
 };
 
 __device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
@@ -99,13 +100,14 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
                                                   uint64_t n, ErrorStats *stats) {
   double sumSqDiff = 0.0, sumSqRef = 0.0;
   float maxDiff = 0.0f, maxRef = 0.0f;
-  unsigned long long nonfinite = 0;
+  unsigned long long nonfinite = 0, nonfiniteRef = 0;
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += uint64_t(gridDim.x) * blockDim.x) {
     float o = loadAsFloat(out, dtype, i);
     float r = ref[i];
     if (!isfinite(o) || !isfinite(r)) {
       ++nonfinite;
+      nonfiniteRef += !isfinite(r);
       continue;
     }
     float d = fabsf(o - r);
@@ -121,10 +123,11 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
     maxDiff = fmaxf(maxDiff, __shfl_down_sync(0xffffffffu, maxDiff, off));
     maxRef = fmaxf(maxRef, __shfl_down_sync(0xffffffffu, maxRef, off));
     nonfinite += __shfl_down_sync(0xffffffffu, nonfinite, off);
+    nonfiniteRef += __shfl_down_sync(0xffffffffu, nonfiniteRef, off);
   }
   __shared__ double sDiff[32], sRef[32];
   __shared__ float sMaxDiff[32], sMaxRef[32];
-  __shared__ unsigned long long sNonfinite[32];
+  __shared__ unsigned long long sNonfinite[32], sNonfiniteRef[32];
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (lane == 0) {
     sDiff[warp] = sumSqDiff;
@@ -132,6 +135,7 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
     sMaxDiff[warp] = maxDiff;
     sMaxRef[warp] = maxRef;
     sNonfinite[warp] = nonfinite;
+    sNonfiniteRef[warp] = nonfiniteRef;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -142,12 +146,14 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
       maxDiff = fmaxf(maxDiff, sMaxDiff[w]);
       maxRef = fmaxf(maxRef, sMaxRef[w]);
       nonfinite += sNonfinite[w];
+      nonfiniteRef += sNonfiniteRef[w];
     }
     atomicAdd(&stats->sumSqDiff, sumSqDiff);
     atomicAdd(&stats->sumSqRef, sumSqRef);
     atomicMax(&stats->maxAbsDiffBits, __float_as_uint(maxDiff));
     atomicMax(&stats->maxAbsRefBits, __float_as_uint(maxRef));
     atomicAdd(&stats->nonfinite, nonfinite);
+    atomicAdd(&stats->nonfiniteRef, nonfiniteRef);
   }
 }
 

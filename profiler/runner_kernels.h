@@ -19,6 +19,7 @@ struct ErrorStatsDevice {
   unsigned int maxAbsDiffBits;
   unsigned int maxAbsRefBits;
   unsigned long long nonfinite;
+  unsigned long long nonfiniteRef;
 };
 
 class RunnerKernels {

@@ -32,6 +32,7 @@ ErrorSummary ErrorAccumulator::read(const StreamWait &wait) {
   s.maxAbsDiff = bitsToFloat(d.maxAbsDiffBits);
   s.maxAbsRef = bitsToFloat(d.maxAbsRefBits);
   s.nonfinite = d.nonfinite;
+  s.nonfiniteRef = d.nonfiniteRef;
   s.count = count_;
   return s;
 }

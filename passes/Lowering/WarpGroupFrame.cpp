@@ -130,7 +130,30 @@ Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
   return lowerScalar(e, v, map, sources);
 }
 
+/// Whether any of the pipelined loop's bounds reads a tensor's contents
+/// (variable lengths: `tensor.extract` of a tile loaded once, a resident).
+static bool boundsReadTensors(scf::ForOp loop) {
+  SmallVector<Value> work{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (isa<tensor::ExtractOp>(def))
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
 void WarpGroupFrame::computeTrip(Emitter &e) {
+  // Every role computes the trip count itself: one read from a resident
+  // waits for it to land first, in the producer as in the consumers (an
+  // H100 hung when the producer read the lengths before their load arrived
+  // and counted other trips than its consumers, bench/results/varlen-h100-
+  // 2026-11-28).
+  if (boundsReadTensors(plan.loop))
+    waitResidents(e);
   trip.lb = scalar(e, plan.loop.getLowerBound());
   Value ub = scalar(e, plan.loop.getUpperBound());
   trip.step = scalar(e, plan.loop.getStep());
