@@ -223,13 +223,15 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   // warp groups overwrite a copy only when all of them are past the dot
   // that read it (their barrier after the previous write).
   for (unsigned u = 0; u < g.units.size(); ++u) {
-    if (!g.units[u].localSmemBytes || g.units[u].localReader < 0)
+    int64_t local = g.units[u].localSmemBytes -
+                    (limits.blockScaledMma ? g.units[u].scaledDotSmemBytes : 0);
+    if (!local || g.units[u].localReader < 0)
       continue;
     const OpSchedule &rd = p.sched[g.units[u].localReader];
     LoadBuffers b;
     b.name = g.units[u].name + " (upcast B)";
     b.copies = std::max<int64_t>(rd.stage - p.sched[u].stage, 0) + 2 + rd.wait;
-    b.bytesPerCopy = g.units[u].localSmemBytes;
+    b.bytesPerCopy = local;
     ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
   }
@@ -259,10 +261,10 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     r.violations.push_back(
         {Rule::SharedMemory, "", "", g.loopLocation,
          formatv("the buffers need {0} of shared memory ({1}), more than the "
-                 "{2} a block can have on Hopper. Each load keeps one copy "
+                 "{2} a block can have on {3}. Each load keeps one copy "
                  "per stage between it and its last use: move loads closer to "
                  "their uses.",
-                 kib(total), parts, kib(limits.smemPerBlock))
+                 kib(total), parts, kib(limits.smemPerBlock), limits.gpu)
              .str()});
   }
 }

@@ -73,6 +73,19 @@ struct TargetLimits {
   int64_t minSetMaxNReg = 24, maxSetMaxNReg = 256, regGranularity = 8;
   int64_t regOverhead = 32;         // addresses, indices, loop state
   int64_t barrierBytesPerCopy = 16; // full + empty mbarrier
+  /// The GPU the limits are of, as messages name it.
+  const char *gpu = "Hopper";
+  /// tile.dot_scaled runs as one block-scaled MMA (sm_100a's tcgen05): no
+  /// upcast B in shared memory (Unit::scaledDotSmemBytes).
+  bool blockScaledMma = false;
+  /// sm_100a's (compile-only, docs/compiler.md): the same shared memory a
+  /// block may have (227 KiB), block-scaled dots as they run there.
+  static TargetLimits sm100a() {
+    TargetLimits l;
+    l.gpu = "sm_100a";
+    l.blockScaledMma = true;
+    return l;
+  }
 };
 
 struct ScheduleReport {

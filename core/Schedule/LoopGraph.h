@@ -56,6 +56,10 @@ struct Unit {
   int localReader = -1;
   std::string location;      // of its first op
   std::string summary;       // e.g. "tile.reduce, arith.maximumf, ..."
+  /// Of localSmemBytes, a tile.dot_scaled's own upcast B: sm_90a's wgmma
+  /// needs it, sm_100a's block-scaled tcgen05.mma reads the FP8 tiles and
+  /// their scales as loaded (TargetLimits::blockScaledMma).
+  int64_t scaledDotSmemBytes = 0;
   /// Loads, for clusters (legality: cluster): whether the box is the same in
   /// every CTA of a cluster (no coordinate depends on tile.cluster_rank or
   /// tile.program_id 0), its rows (the second-innermost box dimension), and

@@ -256,6 +256,7 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
         unit.flops += dot.getFlops();
         // Its B, upcast to bf16 in shared memory for wgmma.
         unit.localSmemBytes += dot.getN() * dot.getK() * 2;
+        unit.scaledDotSmemBytes += dot.getN() * dot.getK() * 2;
       }
       if (isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0)))
         unit.localSmemBytes += tensorBytes(op->getResult(0).getType());

@@ -240,7 +240,8 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     schedule.cluster = options.cluster;
   schedule.kernel = result.kernel;
   result.scheduleJson = schedule.toJson();
-  ScheduleReport report = checkSchedule(*graph, schedule);
+  ScheduleReport report =
+      checkSchedule(*graph, schedule, target->blackwell() ? TargetLimits::sm100a() : TargetLimits{});
   result.scheduleSummary = report.summary();
   result.steadyState = report.steadyState;
   if (!report.legal()) {

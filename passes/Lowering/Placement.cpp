@@ -137,7 +137,9 @@ LogicalResult Placer::prepare() {
     return failure();
   if (failed(writeSchedule(p.kernel, graph->initialSchedule)))
     return failure();
-  ScheduleReport report = checkSchedule(*graph, graph->initialSchedule);
+  ScheduleReport report = checkSchedule(
+      *graph, graph->initialSchedule,
+      p.target.blackwell() ? TargetLimits::sm100a() : TargetLimits{});
   if (!report.legal()) {
     for (const Violation &v : report.violations)
       p.kernel.emitError("cannot compile an illegal schedule (")
