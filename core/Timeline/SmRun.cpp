@@ -228,6 +228,7 @@ private:
   double tmaFree_ = 0;
   double storeFree_ = 0; // the SM's TMA stores read their panels in order
   int tmaRow_ = -1;
+  int storeRow_ = -1; // made at the first store
   std::vector<int> wgmmaRow_; // per warp group: its wgmma row, or -1
   RunResult result_;
 };
@@ -759,9 +760,14 @@ void SmRun::storePanels(int cta, int64_t tile) {
     t += m_.epiloguePanelCycles + std::max(panels[p] / m_.stagingBytesPerCycle, math);
     double s = std::max(t, storeFree_);
     read[p] = storeFree_ = s + panels[p] / m_.storeBytesPerCycle;
-    // On the TMA row, not in the loads' busy time: the stores read shared
-    // memory beside the loads' transfers.
-    zone(cta, tmaRow_, static_cast<unsigned>(g_.units.size()), after, s, read[p]);
+    // On a row of their own, not in the loads' busy time: the stores read
+    // shared memory beside the loads' transfers (on the loads' row they
+    // overlapped them, which a trace viewer nests wrongly).
+    if (storeRow_ < 0) {
+      storeRow_ = static_cast<int>(result_.timeline.rows.size());
+      result_.timeline.rows.push_back({"TMA stores", RowKind::LoadPipe, -1, -1});
+    }
+    zone(cta, storeRow_, static_cast<unsigned>(g_.units.size()), after, s, read[p]);
   }
   c.epilogueEnd[tile] = t;
   c.storesRead[tile] = panels.empty() ? t : read.back();

@@ -2,6 +2,7 @@
 #include "core/TraceEvents/TraceEvents.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -122,8 +123,17 @@ std::string stagecraft::trace::toJson(const Document &doc) {
     std::string s = "{\"name\": " + quote(e.name);
     if (!e.category.empty())
       s += ", \"cat\": " + quote(e.category);
-    s += ", \"ph\": \"X\", \"ts\": " + micros(e.tsUs) +
-         ", \"dur\": " + micros(e.durUs > 0 ? e.durUs : 0) + ", \"pid\": " + integer(e.pid) +
+    // Start and end rounded to the nanosecond each, the duration their
+    // difference: zones that touch still touch (rounding start and duration
+    // apart made 1 ns overlaps, which a viewer nests).
+    double tsUs = e.tsUs, durUs = e.durUs > 0 ? e.durUs : 0;
+    if (std::isfinite(tsUs) && std::isfinite(tsUs + durUs)) {
+      double startNs = std::round(tsUs * 1000.0), endNs = std::round((tsUs + durUs) * 1000.0);
+      tsUs = startNs / 1000.0;
+      durUs = std::max(0.0, endNs - startNs) / 1000.0;
+    }
+    s += ", \"ph\": \"X\", \"ts\": " + micros(tsUs) +
+         ", \"dur\": " + micros(durUs) + ", \"pid\": " + integer(e.pid) +
          ", \"tid\": " + integer(e.tid) + ", \"args\": ";
     appendArgs(s, e.args);
     line(s + "}");
