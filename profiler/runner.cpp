@@ -346,7 +346,13 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     kernelsPerRep = std::max(kernelsPerRep, recs.size());
   }
   r.timing = summarize(samples, int(kernelsPerRep));
-  r.tflops = tflops(m.flops, r.timing->medianUs);
+  // A kernel whose work depends on its data (a loop bounded by lengths read from a tensor) has
+  // no FLOP count in its manifest: its time is reported, no TFLOP/s (0 would read as a rate).
+  if (m.flops > 0)
+    r.tflops = tflops(m.flops, r.timing->medianUs);
+  else
+    r.warnings.push_back("the manifest has no FLOP count (the kernel's work depends on its data, "
+                         "or it has no dot): time only, no TFLOP/s");
 
   // cuBLAS on the same GEMM, same method, same rotation, output in the kernel's output type.
   const ReferenceSpec &gemmPeer = m.peer.kind == ReferenceSpec::Kind::Gemm ? m.peer : m.reference;
@@ -373,7 +379,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     r.referenceName = CublasGemm::describe(cType);
     r.referenceTiming = summarize(ref, int(refKernels));
     r.referenceTflops = tflops(gemmFlops(g.M, g.N, g.K), r.referenceTiming->medianUs);
-    if (*r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
+    if (r.tflops && *r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
   } catch (const CudaError &) {
     throw; // the context may be gone
   } catch (const std::exception &e) {
@@ -411,7 +417,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     r.referenceName = CublasLtFp8::describe(aType, bType, cType, g.fastAccumulation);
     r.referenceTiming = summarize(ref, int(refKernels));
     r.referenceTflops = tflops(gemmFlops(g.M, g.N, g.K), r.referenceTiming->medianUs);
-    if (*r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
+    if (r.tflops && *r.referenceTflops > 0.0) r.ratioToReference = *r.tflops / *r.referenceTflops;
   } catch (const CudaError &) {
     throw;
   } catch (const std::exception &e) {

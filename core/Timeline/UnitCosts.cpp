@@ -600,7 +600,8 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       outer.push_back(f);
   IndexEvaluator ev(*sig, sizes, costs.grid);
   int64_t total = costs.grid[0] * costs.grid[1] * costs.grid[2];
-  bool assumed = false;
+  bool assumed = false, assumedCapped = false;
+  int64_t assumedTrip = 0; // the largest trip count assumed for a CTA
   auto addRun = [&](int64_t passes, int64_t trip) {
     if (!costs.ctas.empty() && costs.ctas.back().passes == passes && costs.ctas.back().trip == trip)
       ++costs.ctas.back().count;
@@ -632,10 +633,24 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     auto lb = ev.eval(loop.getLowerBound()), ub = ev.eval(loop.getUpperBound()),
          st = ev.eval(loop.getStep());
     int64_t trip = kAssumedTrip;
+    // A bound the loop cannot exceed: min(data, size), as a variable-length
+    // loop bounds its keys by the sequence (the size's side evaluates).
+    bool capped = false;
+    if (!ub)
+      if (Operation *m = loop.getUpperBound().getDefiningOp();
+          m && isa<arith::MinUIOp, arith::MinSIOp>(m))
+        for (Value side : m->getOperands())
+          if (std::optional<int64_t> v = ev.eval(side); v && !ub) {
+            ub = v;
+            capped = true;
+          }
     if (lb && ub && st)
       trip = tripOf(*lb, *ub, *st);
-    else
+    if (!(lb && ub && st) || capped) {
       assumed = true;
+      assumedTrip = std::max(assumedTrip, trip);
+      assumedCapped |= capped;
+    }
     if (c < kFootprintCtas && lb) {
       // Each load's box in the loop's first iteration (and the first tile of
       // a persistent kernel): the CTAs resident together that load the same
@@ -685,9 +700,11 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
         f.boxPerCta.clear();
   if (assumed)
     costs.notes.push_back(llvm::formatv("the trip count of the pipelined loop could not be "
-                                        "evaluated ({0}): {1} iterations assumed",
+                                        "evaluated ({0}): {1} iterations assumed{2}",
                                         ev.failedAt().empty() ? "unknown bounds" : ev.failedAt(),
-                                        kAssumedTrip)
+                                        assumedTrip > 0 ? assumedTrip : kAssumedTrip,
+                                        assumedCapped ? ", the most its upper bound's min allows"
+                                                      : "")
                               .str());
   // CTAs with nothing to do still launch: keep them at zero iterations
   // (the simulator gives them the set-up and epilogue only).

@@ -277,6 +277,16 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     manifest->target = target->name().str();
   if (failed(manifest))
     return finish(CompileResult::Status::Error);
+  // A loop bounded by data (lengths read from a tensor) has no FLOP count:
+  // the runner then reports its time only. Said here, where the bundle is
+  // made, not discovered as "0 TFLOP/s".
+  bool hasDot = false;
+  kernel->walk([&](Operation *op) { hasDot |= isa<tile::DotOp, tile::DotScaledOp>(op); });
+  if (hasDot && manifest->flops <= 0)
+    result.diagnostics.push_back(
+        "note: no FLOP count at these sizes (the pipelined loop's trip count depends on the "
+        "kernel's data): the runner reports its time, no TFLOP/s; the prediction assumes the "
+        "trip counts its notes name");
   // For export: the interface at any sizes (signature.json).
   result.signatureJson = describeSignature(*kernel, source, sourceName, report);
 
