@@ -33,6 +33,23 @@ using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::lowering;
 
+LogicalResult stagecraft::lowering::planKernel(func::FuncOp kernel, const Target &target,
+                                               KernelPlan &plan) {
+  normalizeKernel(kernel);
+  if (!target.blackwell())
+    splitScaledDots(kernel); // sm_90a has no block-scaled MMA
+  factorScaleOutOfMax(kernel);
+  plan.kernel = kernel;
+  plan.target = target;
+  if (failed(placeKernel(plan)) || failed(expandSchedule(plan)) ||
+      failed(layoutSharedMemory(plan)) || failed(layoutLocalRings(plan)))
+    return failure();
+  planLocalRingWaits(plan);
+  if (target.blackwell() && failed(planTcgen05(plan)))
+    return failure();
+  return success();
+}
+
 namespace {
 
 /// The instrumented variant's settings (TimelineProbes.h); ctas 0: none.
@@ -42,18 +59,8 @@ struct TimelineSettings {
 
 LogicalResult lowerKernel(func::FuncOp kernel, const Target &target,
                           TimelineSettings timeline) {
-  normalizeKernel(kernel);
-  if (!target.blackwell())
-    splitScaledDots(kernel); // sm_90a has no block-scaled MMA
-  factorScaleOutOfMax(kernel);
   KernelPlan plan;
-  plan.kernel = kernel;
-  plan.target = target;
-  if (failed(placeKernel(plan)) || failed(expandSchedule(plan)) ||
-      failed(layoutSharedMemory(plan)) || failed(layoutLocalRings(plan)))
-    return failure();
-  planLocalRingWaits(plan);
-  if (target.blackwell() && failed(planTcgen05(plan)))
+  if (failed(planKernel(kernel, target, plan)))
     return failure();
   OpBuilder b(kernel.getContext());
   WarpGroupFrame frame(b, plan);

@@ -189,6 +189,14 @@ struct KernelPlan {
 /// the op that cannot be lowered and fails.
 mlir::LogicalResult placeKernel(KernelPlan &plan);
 
+/// Everything the lowering decides before it emits (LowerTileToNVVM.cpp):
+/// the rewrites both lowerings start from and sm_90a's split of scaled
+/// dots, placement, expansion, shared memory and local rings (and tensor
+/// memory on sm_100a). Rewrites `kernel`; emits the first refusal at its op
+/// and fails. The timeline tool runs it on a copy, to say when the compiler
+/// would refuse what it predicts.
+mlir::LogicalResult planKernel(mlir::func::FuncOp kernel, const Target &target, KernelPlan &plan);
+
 } // namespace stagecraft::lowering
 
 #endif // STAGECRAFT_PASSES_LOWERING_PLACEMENT_H

@@ -23,6 +23,7 @@
 #include "core/Timeline/Simulator.h"
 #include "core/Timeline/TimelineTrace.h"
 #include "core/Timeline/UnitCosts.h"
+#include "passes/Driver/LoweringCheck.h"
 #include "passes/Driver/PredictionCosts.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -213,8 +214,13 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
     return p;
   }
   p = timeline::predict(k.graph, schedule, report, *costs, model, c.sim);
-  if (!p.ok)
+  if (!p.ok) {
     error = p.error;
+    return p;
+  }
+  // A prediction of a kernel that cannot be built says so first.
+  if (std::string refusal = loweringRefusal(k.func, schedule); !refusal.empty())
+    p.notes.insert(p.notes.begin(), "the compiler refuses this kernel, so it cannot run: " + refusal);
   return p;
 }
 
