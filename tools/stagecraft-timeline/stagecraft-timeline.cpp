@@ -271,10 +271,26 @@ int batch(const timeline::HopperModel &model) {
       out["id"] = *id;
     Config c;
     std::string err;
-    if (auto ir = e->getString("ir"))
-      c.ir = ir->str();
+    // Every field of the wrong type is an error of its entry, not a
+    // default silently taken (sizes as an array predicted the IR's defaults).
+    for (const auto &kv : *e) {
+      llvm::StringRef key = kv.first;
+      if (key != "id" && key != "ir" && key != "schedule" && key != "sizes" &&
+          key != "registers" && key != "dynamic_smem_bytes")
+        err = field(key.str().c_str()) + ": unknown field (id, ir, schedule, sizes, registers, "
+                                         "dynamic_smem_bytes)";
+    }
+    if (const json::Value *ir = e->get("ir"); ir && !ir->getAsString())
+      err = field("ir") + ": expected a path (a string)";
+    else if (auto path = e->getString("ir"))
+      c.ir = path->str();
     else
       err = field("ir") + ": missing (a path)";
+    if (const json::Value *v = e->get("sizes"); v && !v->getAsObject())
+      err = field("sizes") + ": expected an object of sizes ({\"M\": 4096, ...})";
+    for (const char *name : {"registers", "dynamic_smem_bytes"})
+      if (const json::Value *v = e->get(name); v && !v->getAsInteger())
+        err = field(name) + ": expected an integer";
     if (const json::Value *s = e->get("schedule")) {
       if (auto path = s->getAsString()) {
         c.scheduleSource = path->str();
