@@ -10,6 +10,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <set>
 #include <unistd.h>
 
 using namespace stagecraft;
@@ -70,6 +72,21 @@ llvm::Expected<std::string> stagecraft::exportPackageName(llvm::StringRef outDir
                 "\" becomes the Python package and C++ namespace, so it must be an "
                 "identifier (letters, digits, '_', not starting with a digit, not a keyword); "
                 "e.g. \"" + identifier(name) + "\"");
+  // A package named like a module the exported code or its callers import
+  // shadows it for everything beside it on sys.path (an export named ctypes
+  // broke its own runtime's import; one named torch hides PyTorch).
+  static const char *const kShadowing[] = {
+      "torch",   "numpy",     "cupy",        "triton",    "ctypes",    "os",       "sys",
+      "threading", "math",    "json",        "re",        "io",        "time",     "types",
+      "typing",  "enum",      "abc",         "copy",      "struct",    "string",   "random",
+      "warnings", "functools", "itertools",  "operator",  "collections", "pathlib", "dataclasses",
+      "builtins", "site",     "importlib",   "subprocess", "tempfile",  "logging",  "unittest",
+      "test",    "runtime",   "_runtime"};
+  if (llvm::is_contained(kShadowing, name) || llvm::StringRef(name).starts_with("__"))
+    return fail("export directory \"" + outDir + "\": its name \"" + name +
+                "\" becomes the Python package, which would shadow the module of that name "
+                "(the exported runtime imports ctypes, os and threading; callers import torch); "
+                "e.g. \"" + name + "_kernel\"");
   return name;
 }
 
@@ -125,6 +142,38 @@ llvm::Error stagecraft::checkExportDestination(llvm::StringRef outDir, bool over
                   "(no " + std::string(kMarker) + "); choose a new directory");
   if (!overwrite)
     return refuse("export directory \"" + out + "\" exists");
+  // Replacing an earlier export replaces what the exporter wrote, what
+  // Python leaves beside it (__pycache__) and the example the README builds
+  // in place; a file of the user's there is refused, not deleted with it.
+  llvm::Expected<std::string> package = exportPackageName(out);
+  std::set<std::string> ours = {"__init__.py",   "_runtime.py",    "README.md",   "example.cpp",
+                                "example",       kMarker,          "kernel.cubin", "kernel.ptx",
+                                "manifest.json", "signature.json", "schedule.json", "ptxas.txt",
+                                "__pycache__"};
+  if (package) {
+    ours.insert(*package + ".h");
+    ours.insert(*package + "_cubin.h");
+  } else {
+    llvm::consumeError(package.takeError());
+  }
+  std::vector<std::string> theirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = path::filename(it->path()).str();
+    if (!ours.count(name))
+      theirs.push_back(name);
+  }
+  if (!theirs.empty()) {
+    std::sort(theirs.begin(), theirs.end());
+    std::string list;
+    for (size_t i = 0; i < theirs.size() && i < 5; ++i)
+      list += (i ? ", " : "") + theirs[i];
+    if (theirs.size() > 5)
+      list += ", ...";
+    return refuse("export directory \"" + out + "\" is an earlier export that now holds files "
+                  "the exporter did not write (" + list + "); replacing it would delete them: "
+                  "move them out or choose a new directory");
+  }
   return llvm::Error::success();
 }
 

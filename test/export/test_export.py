@@ -182,13 +182,29 @@ class PackageContents(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("is not an earlier export", r.stderr)
         self.assertEqual(os.listdir(foreign), ["mine.txt"])
+        # Names that would shadow a module the package or its callers import.
+        for name in ("torch", "ctypes", "_runtime", "__init__"):
+            r = subprocess.run([COMPILE, os.path.join(ASSETS, "gemm.mlir"), "--export",
+                                os.path.join(WORK, "shadow", name)], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0, name)
+            self.assertIn("would shadow the module of that name", r.stderr)
 
     def test_re_export_replaces_the_package(self):
         out = export("gemm.mlir", "gemm_again")
-        write(os.path.join(out, "stale.txt"), "from before")
+        # A file of the user's in the earlier export: refused, not deleted with it.
+        write(os.path.join(out, "notes.txt"), "mine")
+        r = subprocess.run([COMPILE, os.path.join(ASSETS, "gemm.mlir"), "--export", out, "-q"],
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("holds files the exporter did not write (notes.txt)", r.stderr)
+        self.assertEqual(read(out, "notes.txt"), "mine")
+        os.remove(os.path.join(out, "notes.txt"))
+        # What Python and the README's build leave there is replaced with it.
+        os.makedirs(os.path.join(out, "__pycache__"))
+        write(os.path.join(out, "example"), "built")
         export("gemm.mlir", "gemm_again", "--schedule",
                os.path.join(os.path.dirname(__file__), "..", "Inputs", "gemm-ahead1.json"))
-        self.assertNotIn("stale.txt", os.listdir(out))
+        self.assertNotIn("example", os.listdir(out))
         self.assertIn("loadA(i+1)", read(out, "README.md"))
         leftovers = [f for f in os.listdir(WORK) if ".partial-" in f or ".old-" in f]
         self.assertEqual(leftovers, [])
