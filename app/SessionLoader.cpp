@@ -50,6 +50,7 @@ bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
   tile::registerStagecraftDialects(registry);
   p.ctx = std::make_unique<MLIRContext>(registry,
                                         MLIRContext::Threading::DISABLED);
+  p.ctx->printOpOnDiagnostic(false); // as the compiler's: file:line, no op dump
   p.handler = std::make_unique<ScopedDiagnosticHandler>(
       p.ctx.get(), [&p](Diagnostic &diag) {
         p.diagnostics.push_back(formatDiagnostic(diag));

@@ -336,6 +336,11 @@ int main(int argc, char **argv) {
                      "the bundled example was not found: open a file (Ctrl+O)");
   }
   int exitCode = 0;
+  // A picture of a file the app refused still shows why (the error in the
+  // window), but a script asking for it learns that it was refused.
+  bool refusedFile = screenshotMode && !args.file.empty() && !opened;
+  if (refusedFile)
+    std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
   if (!args.schedule.empty() && opened && !app->loadSchedule(args.schedule)) {
     std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
     // A picture of the default schedule in place of the one asked for
@@ -403,6 +408,8 @@ int main(int argc, char **argv) {
     glfwSwapBuffers(window);
   }
 
+  if (refusedFile && exitCode == 0)
+    exitCode = 1;
   gUi = nullptr;
   app.reset(); // autosaves, stops the runner and the compile worker
   ImGui_ImplOpenGL3_Shutdown();

@@ -111,4 +111,21 @@ TEST(Screenshot, TheTimelinePanelWithAMeasuredTraceOrTheReasonThereIsNone) {
   EXPECT_FALSE(std::filesystem::exists(refused));
 }
 
+TEST(Screenshot, ARefusedFileIsPicturedWithItsErrorAndAFailingExit) {
+  if (!onPath("xvfb-run"))
+    GTEST_SKIP() << "xvfb-run is not installed (scripts/setup.sh installs it)";
+  std::string dir = stagecraft::app::test::tempDir("screenshot-refused");
+  std::string ir = std::string(STAGECRAFT_TEST_INPUTS_DIR) + "/unseen/index-iterarg.mlir";
+  std::string png = dir + "/refused.png";
+  std::string log;
+  // The window shows why (the picture is written), and a script learns it.
+  EXPECT_NE(runApp(dir, "'" + ir + "' --no-runner --no-restore --screenshot '" + png + "'", log), 0);
+  EXPECT_TRUE(std::filesystem::exists(png)) << log;
+  EXPECT_NE(log.find("index-iterarg.mlir:12:10: error: the pipelined loop carries value #1"),
+            std::string::npos)
+      << log;
+  // The compiler's form: no dump of the op in generic form after the error.
+  EXPECT_EQ(log.find("\"scf.for\"("), std::string::npos) << log;
+}
+
 } // namespace

@@ -97,6 +97,7 @@ std::unique_ptr<Kernel> loadKernel(const std::string &path, std::string &error) 
   mlir::DialectRegistry registry;
   tile::registerStagecraftDialects(registry);
   k->ctx = std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
+  k->ctx->printOpOnDiagnostic(false);
   k->ctx->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
     gDiagnostics.push_back(formatDiagnostic(d));
     return mlir::success();
