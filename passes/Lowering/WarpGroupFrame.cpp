@@ -130,10 +130,12 @@ Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
   return lowerScalar(e, v, map, sources);
 }
 
-/// Whether any of the pipelined loop's bounds reads a tensor's contents
-/// (variable lengths: `tensor.extract` of a tile loaded once, a resident).
-static bool boundsReadTensors(scf::ForOp loop) {
+/// Whether the pipelined loop's bounds or its loads' coordinates read a
+/// tensor's contents (variable lengths, a table of blocks: `tensor.extract`
+/// of a tile loaded once, a resident): every role computes those itself.
+static bool tripOrCoordsReadTensors(scf::ForOp loop) {
   SmallVector<Value> work{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  loop.getBody()->walk([&](tile::LoadOp load) { llvm::append_range(work, load.getCoords()); });
   llvm::SmallPtrSet<Operation *, 16> seen;
   while (!work.empty()) {
     Operation *def = work.pop_back_val().getDefiningOp();
@@ -147,12 +149,12 @@ static bool boundsReadTensors(scf::ForOp loop) {
 }
 
 void WarpGroupFrame::computeTrip(Emitter &e) {
-  // Every role computes the trip count itself: one read from a resident
-  // waits for it to land first, in the producer as in the consumers (an
-  // H100 hung when the producer read the lengths before their load arrived
-  // and counted other trips than its consumers, bench/results/varlen-h100-
-  // 2026-11-28).
-  if (boundsReadTensors(plan.loop))
+  // Every role computes the trip count and its loads' coordinates itself:
+  // one that reads a resident waits for it to land first, the producer as
+  // the consumers (an H100 hung when the producer read the lengths before
+  // their load arrived and counted other trips than its consumers,
+  // bench/results/varlen-h100-2026-11-28).
+  if (tripOrCoordsReadTensors(plan.loop))
     waitResidents(e);
   trip.lb = scalar(e, plan.loop.getLowerBound());
   Value ub = scalar(e, plan.loop.getUpperBound());

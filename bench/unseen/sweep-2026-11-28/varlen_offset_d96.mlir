@@ -1,0 +1,75 @@
+// Variable lengths and offsets: the loop's bound and the keys' first row read from a loaded tile
+// (element 0 a head's length, element 1 where its keys start), as packed variable-length batches
+// index their keys. Every role waits for that tile before it counts trips or computes coordinates.
+// generated attention variant a02_d96: D=96 BK=128 BQ=128 softcap=None extra_run=False lse=False alibi=False causal=False
+module {
+  func.func @a02_d96(
+      %Q: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
+      %K: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
+      %V: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
+      %O: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
+      %Lens: !tile.desc<1x4xf32> {tile.shape = affine_map<()[B, H, S] -> (B * H, 4)>},
+      %B: index {tile.size = "B"}, %H: index {tile.size = "H"},
+      %S: index {tile.size = "S"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[B, H, S] -> (S ceildiv 128, B * H)>,
+                  tile.defaults = {B = 4 : i64, H = 32 : i64, S = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %cBQ = arith.constant 128 : index
+    %cBK = arith.constant 128 : index
+    %qblk = tile.program_id 0 : index
+    %bh = tile.program_id 1 : index
+    %q0 = arith.muli %qblk, %cBQ : index
+    %q = tile.load %Q[%bh, %q0, %c0] : !tile.desc<1x128x96xbf16> -> tensor<128x96xbf16>
+    %zero_s = arith.constant dense<0.0> : tensor<128x128xf32>
+    %zero_o = arith.constant dense<0.0> : tensor<128x96xf32>
+    %scale = arith.constant dense<0.1472444460259031> : tensor<128x128xf32>
+    %m_init = arith.constant dense<-1.0e30> : tensor<128xf32>
+    %l_init = arith.constant dense<0.0> : tensor<128xf32>
+    %lt = tile.load %Lens[%bh, %c0] : !tile.desc<1x4xf32> -> tensor<4xf32>
+    %lf = tensor.extract %lt[%c0] : tensor<4xf32>
+    %li = arith.fptosi %lf : f32 to i32
+    %len = arith.index_cast %li : i32 to index
+    %hi = arith.minui %len, %S : index
+    %c1i = arith.constant 1 : index
+    %of = tensor.extract %lt[%c1i] : tensor<4xf32>
+    %oi = arith.fptosi %of : f32 to i32
+    %off = arith.index_cast %oi : i32 to index
+    %res:3 = scf.for %j = %c0 to %hi step %cBK
+        iter_args(%acc = %zero_o, %m = %m_init, %l = %l_init)
+        -> (tensor<128x96xf32>, tensor<128xf32>, tensor<128xf32>) {
+      %jk = arith.addi %j, %off : index
+      %k = tile.load %K[%bh, %jk, %c0] {tile.sched = #tile.sched<"loadK", stage = 0, order = 4, group = 0>}
+          : !tile.desc<1x128x96xbf16> -> tensor<128x96xbf16>
+      %s = tile.dot %q, %k, %zero_s {transpose_b, tile.sched = #tile.sched<"MMA0", stage = 1, order = 0, group = 1>}
+          : tensor<128x96xbf16>, tensor<128x96xbf16> -> tensor<128x128xf32>
+      %sm = tile.mask %s, %q0, %j, %hi {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>}
+          : tensor<128x128xf32>
+      %ss = arith.mulf %sm, %scale {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32>
+      %mx = tile.reduce max %ss, dim = 1 {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32> -> tensor<128xf32>
+      %mn = arith.maximumf %m, %mx {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32>
+      %mnb = tile.broadcast %mn, dim = 1 {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32> -> tensor<128x128xf32>
+      %d = arith.subf %ss, %mnb {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32>
+      %p = math.exp2 %d {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32>
+      %ps = tile.reduce sum %p, dim = 1 {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32> -> tensor<128xf32>
+      %dm = arith.subf %m, %mn {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32>
+      %alpha = math.exp2 %dm {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32>
+      %la = arith.mulf %l, %alpha {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32>
+      %ln = arith.addf %la, %ps {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128xf32>
+      %pb = arith.truncf %p {tile.sched = #tile.sched<"Softmax", stage = 1, order = 1, group = 1>} : tensor<128x128xf32> to tensor<128x128xbf16>
+      %ab = tile.broadcast %alpha, dim = 1 {tile.sched = #tile.sched<"MUL", stage = 1, order = 3, group = 1>} : tensor<128xf32> -> tensor<128x96xf32>
+      %accs = arith.mulf %acc, %ab {tile.sched = #tile.sched<"MUL", stage = 1, order = 3, group = 1>} : tensor<128x96xf32>
+      %v = tile.load %V[%bh, %jk, %c0] {tile.sched = #tile.sched<"loadV", stage = 0, order = 5, group = 0>}
+          : !tile.desc<1x128x96xbf16> -> tensor<128x96xbf16>
+      %acc2 = tile.dot %pb, %v, %accs {tile.sched = #tile.sched<"MMA1", stage = 1, order = 4, group = 1>}
+          : tensor<128x128xbf16>, tensor<128x96xbf16> -> tensor<128x96xf32>
+      scf.yield %acc2, %mn, %ln : tensor<128x96xf32>, tensor<128xf32>, tensor<128xf32>
+    }
+    %lb = tile.broadcast %res#2, dim = 1 : tensor<128xf32> -> tensor<128x96xf32>
+    %o = arith.divf %res#0, %lb : tensor<128x96xf32>
+    %ob = arith.truncf %o : tensor<128x96xf32> to tensor<128x96xbf16>
+    tile.store %O[%bh, %q0, %c0], %ob : !tile.desc<1x128x96xbf16>, tensor<128x96xbf16>
+    return
+  }
+}
