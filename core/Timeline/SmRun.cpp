@@ -228,7 +228,7 @@ private:
   double tmaFree_ = 0;
   double storeFree_ = 0; // the SM's TMA stores read their panels in order
   int tmaRow_ = -1;
-  int storeRow_ = -1; // made at the first store
+  int storeRow_ = -1; // when the tile is stored: after the TMA row
   std::vector<int> wgmmaRow_; // per warp group: its wgmma row, or -1
   RunResult result_;
 };
@@ -763,10 +763,6 @@ void SmRun::storePanels(int cta, int64_t tile) {
     // On a row of their own, not in the loads' busy time: the stores read
     // shared memory beside the loads' transfers (on the loads' row they
     // overlapped them, which a trace viewer nests wrongly).
-    if (storeRow_ < 0) {
-      storeRow_ = static_cast<int>(result_.timeline.rows.size());
-      result_.timeline.rows.push_back({"TMA stores", RowKind::LoadPipe, -1, -1});
-    }
     zone(cta, storeRow_, static_cast<unsigned>(g_.units.size()), after, s, read[p]);
   }
   c.epilogueEnd[tile] = t;
@@ -874,6 +870,11 @@ RunResult SmRun::run() {
                                      w.group, static_cast<int64_t>(&w - plan_.wgs.data())});
   tmaRow_ = static_cast<int>(result_.timeline.rows.size());
   result_.timeline.rows.push_back({"TMA", RowKind::LoadPipe, -1, -1});
+  // The stores beside the loads, on a row of their own (below).
+  if (!plan_.epiloguePanelBytes.empty()) {
+    storeRow_ = static_cast<int>(result_.timeline.rows.size());
+    result_.timeline.rows.push_back({"TMA stores", RowKind::LoadPipe, -1, -1});
+  }
   int consumer = 0;
   for (const WarpGroupPlan &w : plan_.wgs) {
     bool dots = false;
