@@ -4,6 +4,8 @@
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+
 using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::lowering;
@@ -134,18 +136,15 @@ Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
 /// tensor's contents (variable lengths, a table of blocks: `tensor.extract`
 /// of a tile loaded once, a resident): every role computes those itself.
 static bool tripOrCoordsReadTensors(scf::ForOp loop) {
-  SmallVector<Value> work{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
-  loop.getBody()->walk([&](tile::LoadOp load) { llvm::append_range(work, load.getCoords()); });
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || !seen.insert(def).second)
-      continue;
-    if (isa<tensor::ExtractOp>(def))
-      return true;
-    llvm::append_range(work, def->getOperands());
+  SmallVector<Value> roots{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  loop.getBody()->walk([&](tile::LoadOp load) { llvm::append_range(roots, load.getCoords()); });
+  SetVector<Operation *> slice;
+  for (Value root : roots) {
+    if (Operation *def = root.getDefiningOp())
+      slice.insert(def);
+    (void)getBackwardSlice(root, &slice);
   }
-  return false;
+  return llvm::any_of(slice, [](Operation *op) { return isa<tensor::ExtractOp>(op); });
 }
 
 void WarpGroupFrame::computeTrip(Emitter &e) {
