@@ -203,7 +203,8 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       "arith.addf",    "arith.subf",    "arith.mulf",    "arith.maximumf", "arith.minimumf",
       "arith.maxnumf", "arith.minnumf", "arith.negf",    "arith.cmpf",     "arith.select",
       "math.fma",      "math.absf",     "math.copysign", "math.floor",     "math.ceil",
-      "math.round",    "math.trunc",    "tile.mask"};
+      "math.round",    "math.trunc",    "math.roundeven", "math.isnan",   "math.isinf",
+      "math.isfinite", "tile.mask"};
   // 32-bit integer ops run at half the FP32 rate on sm_90.
   static const std::set<std::string> intClass = {
       "arith.addi",  "arith.subi",  "arith.muli",  "arith.andi",  "arith.ori",
@@ -215,10 +216,20 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
   // One MUFU operation, plus FMA-pipe work around it.
   static const std::map<std::string, double> mufuClass = {
-      {"math.exp2", 0}, {"math.exp", 1},  {"math.log2", 0}, {"math.log", 1},
-      {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"math.sin", 2},
-      {"math.cos", 2},  {"math.erf", 6},  {"math.expm1", 2}, {"math.log1p", 2},
-      {"arith.divf", 2}, {"math.powf", 3}, {"math.atan", 6}, {"math.sigmoid", 3}};
+      {"math.exp2", 0}, {"math.exp", 1},   {"math.log2", 0}, {"math.log", 1},
+      {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"arith.divf", 2}};
+  // libdevice's functions (patterns/Elementwise.cpp), inlined: {MUFU, FMA-pipe}
+  // operations an element on their common path, counted in the PTX of a
+  // 64x64 epilogue (32 elements a thread) less the slow paths of large
+  // arguments (sin, cos, tan's Payne-Hanek reduction; pow's special cases).
+  static const std::map<std::string, std::pair<double, double>> libdeviceClass = {
+      {"math.erf", {1, 22}},   {"math.erfc", {3, 45}},  {"math.sin", {0, 25}},
+      {"math.cos", {0, 25}},   {"math.tan", {1, 30}},   {"math.asin", {1, 20}},
+      {"math.acos", {1, 23}},  {"math.atan", {1, 19}},  {"math.atan2", {1, 25}},
+      {"math.sinh", {1, 21}},  {"math.cosh", {1, 13}},  {"math.asinh", {2, 36}},
+      {"math.acosh", {1, 37}}, {"math.atanh", {1, 32}}, {"math.expm1", {1, 23}},
+      {"math.log1p", {0, 24}}, {"math.log10", {0, 24}}, {"math.cbrt", {2, 12}},
+      {"math.powf", {2, 60}},  {"arith.remf", {1, 40}}};
   // Float width changes: packed in pairs (cvt.rn.bf16x2.f32), one conversion
   // unit per element.
   static const std::set<std::string> convertClass = {"arith.truncf", "arith.extf"};
@@ -246,6 +257,11 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
   if (auto it = mufuClass.find(n); it != mufuClass.end()) {
     w.mufu += e;
     w.fma += it->second * e;
+    return true;
+  }
+  if (auto it = libdeviceClass.find(n); it != libdeviceClass.end()) {
+    w.mufu += it->second.first * e;
+    w.fma += it->second.second * e;
     return true;
   }
   if (convertClass.count(n)) {

@@ -8,13 +8,17 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -70,6 +74,67 @@ double millisSince(Clock::time_point t) {
 }
 } // namespace
 
+/// CUDA's libdevice.10.bc: under $CUDA_HOME or $CUDA_PATH, beside the ptxas
+/// on the PATH, or in /usr/local/cuda; read once.
+static const llvm::MemoryBuffer *libdevice(std::string &where) {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::MemoryBuffer> buffer;
+  static std::string searched;
+  std::call_once(once, [] {
+    llvm::SmallVector<std::string> roots;
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+      if (std::optional<std::string> v = llvm::sys::Process::GetEnv(var))
+        roots.push_back(*v);
+    if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+      roots.push_back(llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str());
+    roots.push_back("/usr/local/cuda");
+    for (const std::string &root : roots) {
+      llvm::SmallString<256> path(root);
+      llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+      searched += (searched.empty() ? "" : ", ") + path.str().str();
+      if (auto file = llvm::MemoryBuffer::getFile(path)) {
+        buffer = std::move(*file);
+        return;
+      }
+    }
+  });
+  where = searched;
+  return buffer.get();
+}
+
+/// Links in the libdevice functions the module calls (the lowering's math
+/// with no PTX instruction: erf, sin, pow, ...), made internal so that the
+/// optimizer inlines them and drops the rest; NVPTX's NVVMReflect, in the
+/// pipeline below, resolves their `__nvvm_reflect` queries.
+static std::optional<std::string> linkLibdevice(llvm::Module &m) {
+  std::string first;
+  for (const llvm::Function &f : m.functions())
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) {
+      first = f.getName().str();
+      break;
+    }
+  if (first.empty())
+    return std::nullopt;
+  std::string searched;
+  const llvm::MemoryBuffer *bc = libdevice(searched);
+  if (!bc)
+    return "the kernel calls CUDA's libdevice (" + first +
+           ") and libdevice.10.bc is not in " + searched +
+           ": install the CUDA toolkit or set CUDA_HOME";
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      llvm::getLazyBitcodeModule(bc->getMemBufferRef(), m.getContext());
+  if (!lib)
+    return "cannot read libdevice: " + llvm::toString(lib.takeError());
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded))
+    return "linking libdevice failed";
+  for (llvm::Function &f : m.functions())
+    if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return std::nullopt;
+}
+
 LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                                   const std::function<void()> &translated,
                                   const Target &gpu, int optLevel, bool fuseMultiplyAdd) {
@@ -104,6 +169,8 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission 
   llvm::raw_string_ostream invalidStream(invalid);
   if (llvm::verifyModule(*llvmModule, &invalidStream))
     return module.emitError("the generated LLVM IR is invalid: ") << invalid;
+  if (std::optional<std::string> error = linkLibdevice(*llvmModule))
+    return module.emitError(*error);
   out.translateMillis = millisSince(t);
   // The MLIR module is not touched below.
   if (translated)

@@ -379,7 +379,7 @@ LogicalResult Placer::checkOutside() {
                              "to work on: move it into the tile loop");
         continue; // register math, checked with the layouts
       }
-      if (op.getNumResults() == 1 && !findPattern(&op))
+      if (op.getNumResults() >= 1 && (op.getNumResults() > 1 || !findPattern(&op)))
         return refuse(&op, "'") << op.getName() << "' " << kNoLowering;
       return refuse(&op, "'") << op.getName() << "' outside the pipelined loop is not lowered";
     }
@@ -536,6 +536,10 @@ LogicalResult Placer::checkDot(DotOp d) {
 }
 
 LogicalResult Placer::inferLayout(Operation *op) {
+  // Every op with a tensor result lowers through one pattern, which makes
+  // one result (math.sincos's two have none).
+  if (op->getNumResults() > 1 && llvm::any_of(op->getResults(), isTensor))
+    return refuse(op, "'") << op->getName() << "' " << kNoLowering;
   if (op->getNumResults() != 1 || !isTensor(op->getResult(0)))
     return success();
   Value result = op->getResult(0);

@@ -12,9 +12,16 @@
 // and rsqrt from exp2 and IEEE division and square root, so the two
 // lowerings do not share an approximation.
 //
+// The transcendental functions with no PTX instruction (erf, sin, pow, ...)
+// call CUDA's libdevice, linked in by the back end (Backend.cpp): the kernel
+// its single-precision function (as Triton's libdevice calls and nvcc do),
+// the reference its double-precision one on the widened operands, so the
+// two lowerings do not share those either.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/patterns/Patterns.h"
 
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringMap.h"
@@ -69,6 +76,41 @@ Type resultCarrier(Operation *op) {
     t = tt.getElementType();
   return carrierType(t);
 }
+
+/// A call of libdevice's `name`, declared in the module the builder is in.
+Value callLibdevice(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
+  Operation *module = b.getInsertionBlock()->getParentOp();
+  if (!isa<ModuleOp>(module))
+    module = module->getParentOfType<ModuleOp>();
+  Type t = args[0].getType();
+  SmallVector<Type> params(args.size(), t);
+  FailureOr<LLVM::LLVMFuncOp> fn = [&] {
+    OpBuilder::InsertionGuard guard(b);
+    return LLVM::lookupOrCreateFn(b, module, name, params, t);
+  }();
+  // Only a symbol of that name with another type fails: libdevice's names
+  // are reserved (`__nv_`), and the module's own functions are kernels.
+  assert(succeeded(fn) && "libdevice name taken");
+  return LLVM::CallOp::create(b, loc, *fn, args).getResult();
+}
+
+/// Math with no PTX instruction: libdevice's f32 function in the kernel, its
+/// f64 one in the reference (fmod is exact in both).
+struct LibdeviceMath {
+  const char *op, *f32, *f64;
+};
+constexpr LibdeviceMath kLibdeviceMath[] = {
+    {"math.erf", "__nv_erff", "__nv_erf"},       {"math.erfc", "__nv_erfcf", "__nv_erfc"},
+    {"math.sin", "__nv_sinf", "__nv_sin"},       {"math.cos", "__nv_cosf", "__nv_cos"},
+    {"math.tan", "__nv_tanf", "__nv_tan"},       {"math.asin", "__nv_asinf", "__nv_asin"},
+    {"math.acos", "__nv_acosf", "__nv_acos"},    {"math.atan", "__nv_atanf", "__nv_atan"},
+    {"math.atan2", "__nv_atan2f", "__nv_atan2"}, {"math.sinh", "__nv_sinhf", "__nv_sinh"},
+    {"math.cosh", "__nv_coshf", "__nv_cosh"},    {"math.asinh", "__nv_asinhf", "__nv_asinh"},
+    {"math.acosh", "__nv_acoshf", "__nv_acosh"}, {"math.atanh", "__nv_atanhf", "__nv_atanh"},
+    {"math.expm1", "__nv_expm1f", "__nv_expm1"}, {"math.log1p", "__nv_log1pf", "__nv_log1p"},
+    {"math.log10", "__nv_log10f", "__nv_log10"}, {"math.cbrt", "__nv_cbrtf", "__nv_cbrt"},
+    {"math.powf", "__nv_powf", "__nv_pow"},      {"arith.remf", "__nv_fmodf", "__nv_fmod"},
+};
 
 const llvm::StringMap<ScalarFn> &table() {
   static const llvm::StringMap<ScalarFn> fns = [] {
@@ -137,6 +179,33 @@ const llvm::StringMap<ScalarFn> &table() {
     m["math.fma"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::FMAOp::create(b, loc, x[0], x[1], x[2]).getResult();
     };
+    m["math.roundeven"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::RoundEvenOp::create(b, loc, x[0]).getResult();
+    };
+    // Classification: an ordered or unordered compare, exact in both.
+    auto classify = [](LLVM::FCmpPredicate pred, bool abs) {
+      return [pred, abs](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) -> Value {
+        Value v = abs ? LLVM::FAbsOp::create(b, loc, x[0]).getResult() : x[0];
+        Value other = abs ? f32Const(b, loc, INFINITY) : x[0];
+        return LLVM::FCmpOp::create(b, loc, pred, v, other);
+      };
+    };
+    m["math.isnan"] = classify(LLVM::FCmpPredicate::uno, false);
+    m["math.isinf"] = classify(LLVM::FCmpPredicate::oeq, true);
+    m["math.isfinite"] = classify(LLVM::FCmpPredicate::one, true);
+    m["math.copysign"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::CopySignOp::create(b, loc, x[0], x[1]).getResult();
+    };
+    for (const LibdeviceMath &f : kLibdeviceMath)
+      m[f.op] = [f](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) -> Value {
+        if (fast)
+          return callLibdevice(b, loc, f.f32, x);
+        SmallVector<Value> wide;
+        for (Value v : x)
+          wide.push_back(LLVM::FPExtOp::create(b, loc, b.getF64Type(), v));
+        Value r = callLibdevice(b, loc, f.f64, wide);
+        return LLVM::FPTruncOp::create(b, loc, b.getF32Type(), r);
+      };
     // sqrt.approx.f32 (at most 2^-23 relative) in the kernel: the IEEE
     // sqrt.rn.f32 costs as div.rn does (a 128x128 epilogue's square roots
     // took 4.0 us against 0.1, bench/results/epilogue-cost-h100-2026-11-27).
@@ -248,6 +317,9 @@ public:
       return -22; // div.full.f32: at most 2 ulp
     if (name == "math.sqrt")
       return -23; // sqrt.approx.f32
+    for (const LibdeviceMath &f : kLibdeviceMath)
+      if (name == f.op)
+        return -20; // libdevice's f32 functions: within 4 ulp (CUDA's maximum ulp errors)
     return 0;
   }
 };
