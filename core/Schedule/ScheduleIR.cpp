@@ -3,6 +3,7 @@
 #include "core/Schedule/Legality.h"
 #include "core/Dialect/Tile/IR/Cluster.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -47,6 +48,11 @@ bool stagecraft::isScheduledOp(Operation *op) {
     return false;
   if (isa<LoadOp, StoreOp, DotOp, DotScaledOp>(op) || getSchedule(op))
     return true;
+  // An element of a tile made outside the loop body (a table of pages, a
+  // length, loaded once) is a scalar like index math: it follows its users.
+  if (auto ex = dyn_cast<tensor::ExtractOp>(op))
+    if (ex.getTensor().getParentBlock() != op->getBlock())
+      return false;
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
 }

@@ -174,9 +174,17 @@ LogicalResult Placer::collectBody() {
   // loads must sit in one group) and a producer group of loads.
   std::map<unsigned, SmallVector<Operation *>> opsOf;
   for (Operation &op : p.loop.getBody()->without_terminator()) {
-    if (isa<tensor::ExtractOp>(op))
-      return refuse(&op, "tensor.extract in the pipelined loop is not lowered: read a "
-                         "per-tensor scale before or after the loop");
+    // An element of a tile loaded once (a resident): every warp group reads
+    // it from shared memory where it is used (a page's index in a load's
+    // coordinates, a block's scale), after waiting for the residents.
+    if (auto ex = dyn_cast<tensor::ExtractOp>(op)) {
+      auto load = ex.getTensor().getDefiningOp<LoadOp>();
+      if (!load || load->getBlock() != &p.kernel.getBody().front())
+        return refuse(&op, "tensor.extract in the pipelined loop must read a tile loaded "
+                           "once per kernel, before the loop and any tile loop (a table of "
+                           "pages, say)");
+      continue;
+    }
     if (!isScheduledOp(&op)) {
       if (op.getNumRegions() == 0 && op.getNumResults() == 1 && !isTensor(op.getResult(0)))
         continue; // scalar math, lowered where used
