@@ -5,7 +5,10 @@
 #     PT[bh, j / 128] of a paged K/V cache; the page table holds random pages of the whole cache
 #     (init uniform over [0, pages)), at B4 H32 S4096 and B2 H4 S1000 (its last page partial);
 #   a per-K-block scale (test/Inputs/unseen/kblock-scale.mlir) read by the consumers, scales in
-#     [0.5, 2), at 4096x4096x8192 and 1000x1048x528.
+#     [0.5, 2), at 4096x4096x8192 and 1000x1048x528;
+#   i32 descriptors (later the same day): the paged attention with an i32 page table
+#     (paged-attention-i32.mlir) and document masking by i32 ids of the queries and of each key
+#     block (document-mask.mlir: ids in 0..3, a producer ring of i32 vectors, i32 tiles compared).
 #   bash bench/unseen/loop-extract-prepare.sh
 #   GPU host: ROUNDS=2 bash bench/timeline/run-bundles-on-gpu.sh .dev/loop-extract OUT  (carry .dev/loop-extract)
 set -euo pipefail
@@ -32,6 +35,23 @@ one paged-4096 "$U/paged-attention.mlir" in3 0 4095.99 --size=B=4 --size=H=32 --
 one paged-partial "$U/paged-attention.mlir" in3 0 62.49 --size=B=2 --size=H=4 --size=S=1000
 one kscale-4096 "$U/kblock-scale.mlir" in2 0.5 2
 one kscale-partial "$U/kblock-scale.mlir" in2 0.5 2 --size=M=1000 --size=N=1048 --size=K=528
+one paged-i32-4096 "$U/paged-attention-i32.mlir" in3 0 4096 --size=B=4 --size=H=32 --size=S=4096
+one docmask-4096 "$U/document-mask.mlir" in3 0 4 --size=B=4 --size=H=32 --size=S=4096
+python3 - "$DEV/bundles/docmask-4096--default/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+t = next(t for t in m["tensors"] if t["name"] == "in4")
+t["init"] = {"kind": "uniform", "low": 0, "high": 4, "seed": t["init"]["seed"]}
+json.dump(m, open(sys.argv[1], "w"), indent=1)
+PY
+one docmask-partial "$U/document-mask.mlir" in3 0 4 --size=B=2 --size=H=4 --size=S=1000
+python3 - "$DEV/bundles/docmask-partial--default/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+t = next(t for t in m["tensors"] if t["name"] == "in4")
+t["init"] = {"kind": "uniform", "low": 0, "high": 4, "seed": t["init"]["seed"]}
+json.dump(m, open(sys.argv[1], "w"), indent=1)
+PY
 python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

@@ -211,9 +211,12 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       // Inputs uniform in [-1, 1] (rounded to the dtype: FP8 values fill
       // their range densely there); e8m0 scales 2^x for x drawn in [-2, 2]
       // and rounded, powers of two near 1.
+      // An i32 table (pages, lengths, offsets) is all zeros, the one value
+      // valid as any index: edit its init for others (docs/bundle-format.md).
       double range = isScaleType(desc.getElementType()) ? 2.0 : 1.0;
+      bool table = desc.getElementType().isInteger(32);
       if (!stored[i])
-        tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", -range},
+        tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", table ? 0.0 : -range},
                                             {"high", range}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
       int64_t swizzle = desc.getLoadSwizzleBytes();

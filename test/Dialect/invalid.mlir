@@ -66,7 +66,7 @@ func.func @f(%d: !tile.desc<64x3xbf16>) { return }
 
 // -----
 
-// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'i8'}}
+// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, i32 (tables of indices), f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'i8'}}
 func.func @f(%d: !tile.desc<64x64xi8>) { return }
 
 // -----
@@ -266,5 +266,5 @@ func.func @f(%a: tensor<128x128xf8E4M3FN>, %sa: tensor<128x4xf8E8M0FNU>, %b: ten
 
 // -----
 
-// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'f8E4M3'}}
+// expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, i32 (tables of indices), f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'f8E4M3'}}
 func.func @f(%d: !tile.desc<64x64xf8E4M3>) { return }

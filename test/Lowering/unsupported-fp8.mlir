@@ -44,30 +44,3 @@ func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N
   tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
   return
 }
-
-// -----
-
-// A per-tensor scale is read outside the loop.
-func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
-             %S: !tile.desc<4xf32> {tile.shape = affine_map<()[N] -> (1)>},
-             %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
-             %N: index {tile.size = "N"})
-    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>,
-                tile.defaults = {N = 128 : i64}, tile.warpgroups = array<i64: 2>} {
-  %c0 = arith.constant 0 : index
-  %c64 = arith.constant 64 : index
-  %st = tile.load %S[%c0] : !tile.desc<4xf32> -> tensor<4xf32>
-  %z = arith.constant dense<0.0> : tensor<128x128xf32>
-  %r = scf.for %i = %c0 to %N step %c64 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
-    %a = tile.load %A[%c0, %i] : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
-    // expected-error @+1 {{tensor.extract in the pipelined loop is not lowered: read a per-tensor scale before or after the loop}}
-    %s = tensor.extract %st[%c0] : tensor<4xf32>
-    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
-    %ss = tensor.splat %s : tensor<128x128xf32>
-    %ds = arith.mulf %d, %ss : tensor<128x128xf32>
-    scf.yield %ds : tensor<128x128xf32>
-  }
-  %o = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xbf16>
-  tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
-  return
-}

@@ -90,7 +90,7 @@ std::pair<Value, Value> stagecraft::lowering::fp8PairToF32(OpBuilder &b, Locatio
 Value stagecraft::lowering::loadedToF32(OpBuilder &b, Location loc, Value loaded, Type type) {
   if (isByteFloat(type))
     return byteFloatToF32(b, loc, loaded, type);
-  if (type.isF32())
+  if (type.isF32() || type.isInteger(32)) // i32 tables are carried as they are
     return loaded;
   return LLVM::FPExtOp::create(b, loc, b.getF32Type(), loaded);
 }

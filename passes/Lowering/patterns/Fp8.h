@@ -30,7 +30,8 @@ mlir::Value byteFloatToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value b
 /// The pipelined kernels' fast form of byteFloatToF32 (same values).
 std::pair<mlir::Value, mlir::Value> fp8PairToF32(mlir::OpBuilder &b, mlir::Location loc,
                                                  mlir::Value pair, mlir::Type type);
-/// A value loaded from memory as `memoryType(type)` made its f32 carrier.
+/// A value loaded from memory as `memoryType(type)` made its carrier (f32;
+/// i32 as it is).
 mlir::Value loadedToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value loaded,
                         mlir::Type type);
 

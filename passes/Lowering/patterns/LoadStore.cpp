@@ -266,7 +266,9 @@ void stagecraft::lowering::emitReferenceLoad(LoadOp load, ReferenceContext &ctx,
   ctx.forEach(load.getResult(), [&](ValueRange index) {
     Emitter e = ctx.emitter();
     GlobalElement g = globalElement(e, ctx, mem, load.getDesc(), load.getCoords(), index);
-    Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f));
+    // Out of bounds reads as zero, as TMA fills it (in the carrier's type).
+    Type carrier = carrierType(elem);
+    Value zero = arith::ConstantOp::create(e.b, e.loc, e.b.getZeroAttr(carrier));
     ValueRange v = e.ifYield(g.inBounds, ValueRange{zero}, [&]() -> SmallVector<Value> {
       Type stored = memoryType(elem);
       Value x = LLVM::LoadOp::create(

@@ -120,7 +120,10 @@ void stagecraft::tile::setSchedule(Operation *op, ScheduleAttr sched) {
 }
 
 bool stagecraft::tile::isSupportedElementType(Type type) {
-  return type.isBF16() || type.isF16() || type.isF32() || isFp8(type) || isScaleType(type);
+  // i32: tables of indices and lengths (a page table, sequence lengths),
+  // read as scalars by tensor.extract or as integer tiles.
+  return type.isBF16() || type.isF16() || type.isF32() || type.isInteger(32) || isFp8(type) ||
+         isScaleType(type);
 }
 
 bool stagecraft::tile::isFp8(Type type) {

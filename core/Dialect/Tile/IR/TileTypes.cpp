@@ -63,7 +63,7 @@ DescType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<int64_t> boxShape, Type elementType) {
   if (!isSupportedElementType(elementType))
     return emitError() << "tensor descriptor element type must be bf16, f16, "
-                          "f32, f8E4M3FN, f8E5M2 (FP8 operands) or "
+                          "f32, i32 (tables of indices), f8E4M3FN, f8E5M2 (FP8 operands) or "
                           "f8E8M0FNU (block scales), got "
                        << elementType;
   if (boxShape.empty() || boxShape.size() > 5)
