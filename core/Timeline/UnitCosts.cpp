@@ -397,9 +397,18 @@ void addMath(Operation *op, UnitWork *unit, MathWork &work) {
     double out = elementsOf(red.getResult().getType());
     work.fma += in;
     // Along rows of the accumulator layout: within the thread, then a
-    // butterfly over the 4 lanes of a row (2 shuffles, each lane). Along
-    // columns the partial sums cross warps: far more exchanges.
-    work.shuffle += red.getDim() == 1 ? out * 8 : out * 64;
+    // butterfly over the 4 lanes of a row (2 shuffles, each lane).
+    if (red.getDim() == 1) {
+      work.shuffle += out * 8;
+      return;
+    }
+    // Over the rows (patterns/ReduceBroadcast.cpp), for a tile of R rows
+    // over R / 16 warps: a butterfly over the 8 lanes of a column (3
+    // shuffles of each thread's C / 4 columns: 1.5 lane-ops an element),
+    // then through shared memory (MIO, as shuffles): the warps' partial rows
+    // read once (R C / 16) and the final row by every thread (R C / 2).
+    work.shuffle += 1.5 * in + in / 16 + in / 2;
+    work.fma += in / 16; // the partials combined
     return;
   }
   if (isa<arith::ConstantOp>(op))

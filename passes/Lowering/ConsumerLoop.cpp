@@ -78,6 +78,8 @@ public:
   Value rowOf(const Layout &l, int64_t el) override;
   Value colOf(const Layout &l, int64_t el) override;
   Value threadIndex() override { return ctid; }
+  Value exchangeBuffer() override { return e.c32(p.exchangeOffset); }
+  void consumerBarrier() override { epilogueBarrier(); }
 
 private:
   Frag lookup(Value v, const BodyUnit *user);

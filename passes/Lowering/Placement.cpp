@@ -125,6 +125,22 @@ LogicalResult Placer::run() {
   if (p.teams > 1 && !p.locals.empty())
     return refuse(p.loop, "ping-pong consumers with tiles upcast into shared memory are not "
                           "lowered yet: choose cooperative");
+  // A reduction over rows ends in shared memory: a row of partials per
+  // consumer warp and the final row (patterns/ReduceBroadcast.cpp).
+  WalkResult rowsReduced = p.kernel.walk([&](ReduceOp r) {
+    if (r.getDim() != 0)
+      return WalkResult::advance();
+    if (p.teams > 1) {
+      refuse(r, "a reduction over rows (dim = 0) in ping-pong consumers is not lowered: "
+                "choose cooperative");
+      return WalkResult::interrupt();
+    }
+    int64_t cols = tensorType(r.getInput()).getDimSize(1);
+    p.exchangeBytes = std::max(p.exchangeBytes, (4 * p.geom.wgs + 1) * cols * 4);
+    return WalkResult::advance();
+  });
+  if (rowsReduced.wasInterrupted())
+    return failure();
   return success();
 }
 

@@ -160,6 +160,10 @@ struct KernelPlan {
   /// Two staging slots for the stores' panels (each TMA-stored panel is
   /// written to one slot while the other's store drains), per team.
   int64_t stagingBase = 0, stagingSlotBytes = 0;
+  /// Where the consumer warps exchange partial results (a reduction over
+  /// rows: a row of partials per consumer warp and the final row), after
+  /// everything else.
+  int64_t exchangeOffset = 0, exchangeBytes = 0;
 
   const Ring *ringOf(mlir::Value v) const;
   const Ring *tileRingOf(mlir::Value v) const;

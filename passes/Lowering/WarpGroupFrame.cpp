@@ -72,6 +72,10 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
   p.stagingSlotBytes = alignTo(slot, 1024);
   p.stagingBase = stagingBase;
   p.smemBytes = std::max(offset, stagingBase + 2 * p.teams * p.stagingSlotBytes);
+  if (p.exchangeBytes) {
+    p.exchangeOffset = alignTo(p.smemBytes, 128);
+    p.smemBytes = p.exchangeOffset + p.exchangeBytes;
+  }
   if (p.smemBytes > kMaxDynamicSmem)
     return p.kernel.emitError("tile-lower-to-nvvm: the kernel needs ")
            << p.smemBytes << " bytes of shared memory; an H100 block has " << kMaxDynamicSmem;

@@ -58,9 +58,9 @@ TEST(AppState, AnAutomaticRunWithoutARunnerLeavesTheStatusLineToTheUser) {
 }
 
 TEST(AppState, AnOpTheLoweringRefusesIsShownOnItsCard) {
-  // A column reduction in the loop (over the rows of the tile) is refused by
-  // the lowering; the refusal is the card's, one sentence, no IR dump.
-  std::ifstream in(STAGECRAFT_TEST_INPUTS_DIR "/reduce-over-rows.mlir");
+  // An element read of a tile the loop makes is refused by the lowering; the
+  // refusal is the card's, one sentence, no IR dump.
+  std::ifstream in(STAGECRAFT_TEST_INPUTS_DIR "/refused-op.mlir");
   std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(ir.empty());
   AppConfig config = test::testConfig();
@@ -69,8 +69,10 @@ TEST(AppState, AnOpTheLoweringRefusesIsShownOnItsCard) {
   ASSERT_TRUE(app.openText(ir, "colsum.mlir"));
   ASSERT_TRUE(compiled(app));
   ASSERT_EQ(app.compileView().state, CompileView::State::Error);
-  std::string err = app.compileErrorOf("reduce_0");
-  EXPECT_NE(err.find("over the rows (dim = 0) is not lowered"), std::string::npos) << err;
+  std::string err = app.compileErrorOf("extract_0");
+  EXPECT_NE(err.find("tensor.extract in the pipelined loop must read a tile loaded once"),
+            std::string::npos)
+      << err;
   EXPECT_EQ(err.find("see current operation"), std::string::npos) << err;
   EXPECT_EQ(app.compileErrorOf("load_0"), "");
   EXPECT_NE(app.compileView().firstError().find("colsum.mlir:15:10: error: tile-lower-to-nvvm: "), std::string::npos)

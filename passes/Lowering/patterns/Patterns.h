@@ -62,6 +62,11 @@ public:
   virtual mlir::Value colOf(const Layout &layout, int64_t e) = 0;
   /// This thread's index among the consumer threads (i32).
   virtual mlir::Value threadIndex() = 0;
+  /// Byte offset of the shared memory the consumer warps exchange values
+  /// through (KernelPlan::exchangeBytes of it: a reduction over rows).
+  virtual mlir::Value exchangeBuffer() = 0;
+  /// Every consumer thread meets (a named barrier).
+  virtual void consumerBarrier() = 0;
 
   /// Element `e` of a `to`-layout result taken from `f` (a broadcast view,
   /// a splat or the same layout), as its exact value (rounded when `f`

@@ -4,8 +4,12 @@
 // layout reduces within the thread (its columns of each row), then across
 // the four lanes that share a row (shfl.bfly 1 and 2): the result is a row
 // vector, each lane holding its rows' values. A reduction over the rows
-// (dim = 0) would cross warps and warp groups through shared memory: it is
-// refused.
+// (dim = 0) reduces within the thread (its rows of each column), across the
+// eight lanes that share a column (shfl.bfly 4, 8, 16), then across the
+// consumer warps through shared memory: a row of partials per warp, each
+// column's combined by one thread in warp order into a final row that every
+// thread reads its columns of (three consumer barriers): a column vector,
+// the same in every thread.
 //
 // tile.broadcast is a view in registers: a row vector broadcast along the
 // columns (dim = 1) keeps its two values per row block (RowView), a column
@@ -32,6 +36,61 @@ Value combine(OpBuilder &b, Location loc, bool isMax, Value x, Value y) {
   return arith::AddFOp::create(b, loc, x, y);
 }
 
+/// Column e = 2 j + c of this thread (Layout Cols) reduced over every row of
+/// the consumer tile.
+SmallVector<Value> reduceRows(RegisterContext &ctx, const Frag &in, int64_t cols, bool isMax) {
+  hopper::Emitter &e = ctx.e;
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Layout tile = Layout::tile(cols);
+  SmallVector<Value> part(cols / 4);
+  for (int64_t el = 0; el < tile.count(ctx.geom); ++el) {
+    TileElement t = tileElement(cols, el);
+    Value x = ctx.element(in, tile, el);
+    Value &acc = part[2 * t.colBlock + t.colPair];
+    acc = acc ? combine(b, loc, isMax, acc, x) : x;
+  }
+  for (Value &acc : part)
+    for (int lanes : {4, 8, 16})
+      acc = combine(b, loc, isMax, acc, e.shflXor(acc, lanes));
+  // Lanes 0-3 of each warp hold its partials of all columns: a row each;
+  // then consumer thread t combines column t's (warp order) into the final
+  // row, which every thread reads its columns of.
+  int64_t warps = 4 * ctx.geom.wgs, threads = 128 * ctx.geom.wgs;
+  Value ctid = ctx.threadIndex();
+  Value quad = e.remu(ctid, e.c32(4));
+  Value base = ctx.exchangeBuffer();
+  auto cell = [&](Value row, Value col) {
+    return e.smemPtr(e.add(base, e.mul(e.add(e.mul(row, e.c32(cols)), col), e.c32(4))));
+  };
+  auto mine = [&](int64_t el) { // this thread's column of element el
+    return e.add(e.c32(8 * (el / 2) + el % 2), e.mul(quad, e.c32(2)));
+  };
+  ctx.consumerBarrier(); // the buffer's last readers are done
+  e.ifThen(e.cmp(arith::CmpIPredicate::ult, e.remu(ctid, e.c32(32)), e.c32(4)), [&] {
+    Value warp = e.divu(ctid, e.c32(32));
+    for (int64_t el = 0; el < cols / 4; ++el)
+      LLVM::StoreOp::create(b, loc, part[el], cell(warp, mine(el)));
+  });
+  ctx.consumerBarrier();
+  for (int64_t first = 0; first < cols; first += threads) {
+    Value col = e.add(ctid, e.c32(first));
+    e.ifThen(e.cmp(arith::CmpIPredicate::ult, col, e.c32(cols)), [&] {
+      Value acc;
+      for (int64_t w = 0; w < warps; ++w) {
+        Value x = LLVM::LoadOp::create(b, loc, b.getF32Type(), cell(e.c32(w), col));
+        acc = acc ? combine(b, loc, isMax, acc, x) : x;
+      }
+      LLVM::StoreOp::create(b, loc, acc, cell(e.c32(warps), col));
+    });
+  }
+  ctx.consumerBarrier();
+  SmallVector<Value> out;
+  for (int64_t el = 0; el < cols / 4; ++el)
+    out.push_back(LLVM::LoadOp::create(b, loc, b.getF32Type(), cell(e.c32(warps), mine(el))));
+  return out;
+}
+
 class ReducePattern final : public TilePattern {
 public:
   bool matches(Operation *op) const override { return isa<ReduceOp>(op); }
@@ -39,15 +98,12 @@ public:
   FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands, const TileGeometry &,
                                 std::string &why) const override {
     auto r = cast<ReduceOp>(op);
-    if (r.getDim() != 1) {
-      why = "over the rows (dim = 0) is not lowered: rows are spread over "
-            "warps and warp groups; reduce along dim = 1";
-      return failure();
-    }
     if (!operands[0].is2d() && operands[0].kind != Kind::Splat) {
       why = "needs a tile in registers";
       return failure();
     }
+    if (r.getDim() == 0)
+      return Layout::colsOf(cast<RankedTensorType>(r.getInput().getType()).getDimSize(1));
     return Layout::rows();
   }
 
@@ -60,6 +116,10 @@ public:
     int64_t cols = cast<RankedTensorType>(r.getInput().getType()).getDimSize(1);
     Layout tile = Layout::tile(cols);
     Frag out{result, b.getF32Type(), {}, false};
+    if (r.getDim() == 0) {
+      out.elems = reduceRows(ctx, in, cols, isMax);
+      return out;
+    }
     for (int64_t blk = 0; blk < ctx.geom.rowBlocks; ++blk)
       for (int64_t h = 0; h < 2; ++h) {
         Value acc;

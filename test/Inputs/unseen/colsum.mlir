@@ -1,0 +1,45 @@
+// Reductions over rows (dim = 0): a GEMM's column sums and maxima per CTA (dbias-like partials,
+// per-channel absmax), stored beside C, and C less its tile's column mean (a broadcast along rows
+// of the reduced vector). Two consumer warp groups: the columns cross warps and warp groups.
+module {
+  func.func @colsum(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %CS: !tile.desc<1x128xf32> {tile.shape = affine_map<()[M, N, K] -> (M ceildiv 128, N)>},
+      %CM: !tile.desc<1x128xf32> {tile.shape = affine_map<()[M, N, K] -> (M ceildiv 128, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+      %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>}
+          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>}
+          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>}
+          : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    }
+    %cs = tile.reduce sum %acc, dim = 0 : tensor<128x128xf32> -> tensor<128xf32>
+    %cm = tile.reduce max %acc, dim = 0 : tensor<128x128xf32> -> tensor<128xf32>
+    %inv = arith.constant dense<0.0078125> : tensor<128xf32>
+    %mean = arith.mulf %cs, %inv : tensor<128xf32>
+    %mb = tile.broadcast %mean, dim = 0 : tensor<128xf32> -> tensor<128x128xf32>
+    %centered = arith.subf %acc, %mb : tensor<128x128xf32>
+    %cb = arith.truncf %centered : tensor<128x128xf32> to tensor<128x128xbf16>
+    tile.store %C[%m0, %n0], %cb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    tile.store %CS[%pm, %n0], %cs : !tile.desc<1x128xf32>, tensor<128xf32>
+    tile.store %CM[%pm, %n0], %cm : !tile.desc<1x128xf32>, tensor<128xf32>
+    return
+  }
+}
