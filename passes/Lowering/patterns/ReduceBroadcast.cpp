@@ -50,28 +50,54 @@ SmallVector<Value> reduceRows(RegisterContext &ctx, const Frag &in, int64_t cols
     Value &acc = part[2 * t.colBlock + t.colPair];
     acc = acc ? combine(b, loc, isMax, acc, x) : x;
   }
-  for (Value &acc : part)
-    for (int lanes : {4, 8, 16})
-      acc = combine(b, loc, isMax, acc, e.shflXor(acc, lanes));
-  // Lanes 0-3 of each warp hold its partials of all columns: a row each;
-  // then consumer thread t combines column t's (warp order) into the final
-  // row, which every thread reads its columns of.
+  // The eight lanes of a column set (lane bits 2-4) reduce-scatter their
+  // cols / 4 partials: each round a lane keeps half of its values, adding
+  // its partner's copies of them (16 + 8 + 4 shuffles for 128 columns where
+  // a full butterfly on every value takes 96), and ends with cols / 32 of
+  // them, its warp's sums of those columns. Widths not a multiple of 32:
+  // the full butterfly, lanes 0-3 holding every column.
   int64_t warps = 4 * ctx.geom.wgs, threads = 128 * ctx.geom.wgs;
   Value ctid = ctx.threadIndex();
+  Value lane = e.remu(ctid, e.c32(32));
   Value quad = e.remu(ctid, e.c32(4));
+  Value warp = e.divu(ctid, e.c32(32));
   Value base = ctx.exchangeBuffer();
   auto cell = [&](Value row, Value col) {
     return e.smemPtr(e.add(base, e.mul(e.add(e.mul(row, e.c32(cols)), col), e.c32(4))));
   };
-  auto mine = [&](int64_t el) { // this thread's column of element el
-    return e.add(e.c32(8 * (el / 2) + el % 2), e.mul(quad, e.c32(2)));
+  auto columnOf = [&](Value el) { // this thread's column of element el (2 j + c)
+    return e.add(e.add(e.mul(e.divu(el, e.c32(2)), e.c32(8)), e.remu(el, e.c32(2))),
+                 e.mul(quad, e.c32(2)));
   };
+  auto mine = [&](int64_t el) { return columnOf(e.c32(el)); };
   ctx.consumerBarrier(); // the buffer's last readers are done
-  e.ifThen(e.cmp(arith::CmpIPredicate::ult, e.remu(ctid, e.c32(32)), e.c32(4)), [&] {
-    Value warp = e.divu(ctid, e.c32(32));
-    for (int64_t el = 0; el < cols / 4; ++el)
-      LLVM::StoreOp::create(b, loc, part[el], cell(warp, mine(el)));
-  });
+  if (cols % 32 == 0) {
+    Value first = e.c32(0); // the element index of part[0]
+    for (int bit : {16, 8, 4}) {
+      int64_t half = part.size() / 2;
+      Value upper = e.cmp(arith::CmpIPredicate::ne, e.andi(lane, e.c32(bit)), e.c32(0));
+      SmallVector<Value> kept;
+      for (int64_t i = 0; i < half; ++i) {
+        Value keep = arith::SelectOp::create(b, loc, upper, part[half + i], part[i]);
+        Value give = arith::SelectOp::create(b, loc, upper, part[i], part[half + i]);
+        kept.push_back(combine(b, loc, isMax, keep, e.shflXor(give, bit)));
+      }
+      first = e.add(first, arith::SelectOp::create(b, loc, upper, e.c32(half), e.c32(0)));
+      part = std::move(kept);
+    }
+    for (int64_t i = 0; i < static_cast<int64_t>(part.size()); ++i)
+      LLVM::StoreOp::create(b, loc, part[i], cell(warp, columnOf(e.add(first, e.c32(i)))));
+  } else {
+    for (Value &acc : part)
+      for (int lanes : {4, 8, 16})
+        acc = combine(b, loc, isMax, acc, e.shflXor(acc, lanes));
+    e.ifThen(e.cmp(arith::CmpIPredicate::ult, lane, e.c32(4)), [&] {
+      for (int64_t el = 0; el < cols / 4; ++el)
+        LLVM::StoreOp::create(b, loc, part[el], cell(warp, mine(el)));
+    });
+  }
+  // Consumer thread t combines column t's partials (warp order) into the
+  // final row, which every thread reads its columns of.
   ctx.consumerBarrier();
   for (int64_t first = 0; first < cols; first += threads) {
     Value col = e.add(ctid, e.c32(first));
