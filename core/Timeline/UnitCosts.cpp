@@ -402,13 +402,16 @@ void addMath(Operation *op, UnitWork *unit, MathWork &work) {
       work.shuffle += out * 8;
       return;
     }
-    // Over the rows (patterns/ReduceBroadcast.cpp), for a tile of R rows
-    // over R / 16 warps: a butterfly over the 8 lanes of a column (3
-    // shuffles of each thread's C / 4 columns: 1.5 lane-ops an element),
-    // then through shared memory (MIO, as shuffles): the warps' partial rows
-    // read once (R C / 16) and the final row by every thread (R C / 2).
-    work.shuffle += 1.5 * in + in / 16 + in / 2;
-    work.fma += in / 16; // the partials combined
+    // Over the rows (patterns/ReduceBroadcast.cpp), a tile of R rows over
+    // R / 16 warps: the eight lanes of a column set reduce-scatter their C / 4
+    // values (7 C / 32 shuffles and twice as many selects a thread; widths not
+    // a multiple of 32: a butterfly of 3 shuffles a value), then shared memory
+    // (MIO, as shuffles): the warps' partial rows written and read (R C / 16
+    // each) and the final row read by every thread (R C / 2).
+    int64_t cols = cast<RankedTensorType>(red.getInput().getType()).getDimSize(1);
+    bool scatter = cols % 32 == 0;
+    work.shuffle += (scatter ? 7.0 / 16 : 1.5) * in + in / 8 + in / 2;
+    work.fma += in / 16 + (scatter ? 7.0 / 8 : 0) * in;
     return;
   }
   if (isa<arith::ConstantOp>(op))
