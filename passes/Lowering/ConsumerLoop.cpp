@@ -103,6 +103,13 @@ private:
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
   void emitStore(StoreOp s, int64_t &panelsStored);
+  /// A store in the loop, in its unit `u` at source iteration `src`.
+  void emitLoopStore(StoreOp s, BodyUnit &u, Value src);
+  /// The panels of `s` through the staging slots: panel k in slot
+  /// (first + k) % 2, after waiting until at most `pending` earlier stores
+  /// still read the slots.
+  void storePanels(StoreOp s, const Frag &value, ArrayRef<Value> tileCoords, Value first,
+                   const std::function<int(int64_t)> &pending);
   /// The team's consumers synchronize around a staging slot.
   void epilogueBarrier();
   /// One tile: the expanded loop, the peeled iteration, the ops after the
@@ -481,10 +488,8 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   // every consumer past that (and, the first time, past its last wgmma and
   // ring read: the slots overlay the rings), write, fence, synchronize, and
   // one thread stores the panel with TMA.
-  SmemTile t = SmemTile::of(s.getDesc().getType());
   local.clear();
   Frag value = lookup(s.getValue(), nullptr);
-  auto arg = cast<BlockArgument>(s.getDesc());
   // The tile's coordinates once, by every thread, before the first panel:
   // made in the storing thread's branch of each panel (a persistent kernel's
   // from its tile index, two integer divisions for a grouped order) they
@@ -493,13 +498,44 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   SmallVector<Value> tileCoords;
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(frame.scalar(e, c));
-  for (int64_t panel = 0; panel < t.panels; ++panel, ++panelsStored) {
-    Value slot = e.c32(p.stagingBase + (panelsStored % 2) * p.stagingSlotBytes);
+  int64_t first = panelsStored;
+  storePanels(s, value, tileCoords, e.c32(first % 2),
+              [&](int64_t k) { return first + k == 0 ? 0 : 1; });
+  panelsStored += SmemTile::of(s.getDesc().getType()).panels;
+  local.clear();
+}
+
+void ConsumerEmitter::emitLoopStore(StoreOp s, BodyUnit &u, Value src) {
+  // The loop's stores take the staging slots in turn, iteration after
+  // iteration: the first panel of this one is panel src * P + k of the
+  // loop's P a iteration. Each waits until only the other slot's store may
+  // still read (the slots have a place of their own, WarpGroupFrame.cpp).
+  int64_t perIteration = 0, before = 0;
+  for (StoreOp other : p.loopStores) {
+    int64_t panels = SmemTile::of(other.getDesc().getType()).panels;
+    if (other == s)
+      before = perIteration;
+    perIteration += panels;
+  }
+  Frag value = lookup(s.getValue(), &u);
+  SmallVector<Value> tileCoords;
+  for (Value c : llvm::reverse(s.getCoords()))
+    tileCoords.push_back(scalar(c));
+  Value first = e.andi(e.add(e.mul(src, e.c32(perIteration)), e.c32(before)), e.c32(1));
+  storePanels(s, value, tileCoords, first, [](int64_t) { return 1; });
+}
+
+void ConsumerEmitter::storePanels(StoreOp s, const Frag &value, ArrayRef<Value> tileCoords,
+                                  Value first, const std::function<int(int64_t)> &pending) {
+  SmemTile t = SmemTile::of(s.getDesc().getType());
+  auto arg = cast<BlockArgument>(s.getDesc());
+  for (int64_t panel = 0; panel < t.panels; ++panel) {
+    Value parity = e.andi(e.add(first, e.c32(panel)), e.c32(1));
+    Value slot = e.add(e.c32(p.stagingBase), e.mul(parity, e.c32(p.stagingSlotBytes)));
     if (p.teams > 1) // each team's two slots
       slot = e.add(slot, e.mul(team, e.c32(2 * p.stagingSlotBytes)));
     e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
-      NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc,
-                                           e.b.getI32IntegerAttr(panelsStored == 0 ? 0 : 1),
+      NVVM::CpAsyncBulkWaitGroupOp::create(e.b, e.loc, e.b.getI32IntegerAttr(pending(panel)),
                                            e.b.getUnitAttr());
     });
     epilogueBarrier();
@@ -513,7 +549,6 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
       NVVM::CpAsyncBulkCommitGroupOp::create(e.b, e.loc);
     });
   }
-  local.clear();
 }
 
 void ConsumerEmitter::epilogueBarrier() {
@@ -591,6 +626,8 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
   SmallVector<Value> exports;
   SmallVector<Value> prev;
   for (Operation *op : u.ops) {
+    if (op->getNumResults() == 0)
+      continue; // a store
     Value r = op->getResult(0);
     bool used = p.carried.count(r) || llvm::any_of(r.getUsers(), [&](Operation *user) {
                   return p.bodyIndexOf(user) != p.bodyIndexOf(op);
@@ -629,8 +666,12 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     if (u.dot)
       emitDotUnit(u, src);
     else
-      for (Operation *op : u.ops)
-        evalOp(op);
+      for (Operation *op : u.ops) {
+        if (auto st = dyn_cast<StoreOp>(op))
+          emitLoopStore(st, u, src);
+        else
+          evalOp(op);
+      }
     SmallVector<Value> flat;
     for (Value v : exports) {
       Frag f = exportForm(v, local[v]);

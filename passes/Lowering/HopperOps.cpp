@@ -29,6 +29,14 @@ Value Emitter::cmp(arith::CmpIPredicate p, Value x, Value y) {
 }
 Value Emitter::land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
 
+/// An scf.if made without results has its regions' yields already: the
+/// callers below make their own (a unit that only stores yields nothing).
+static void dropImplicitYields(scf::IfOp op) {
+  for (Region *r : {&op.getThenRegion(), &op.getElseRegion()})
+    if (!r->empty() && !r->front().empty())
+      r->front().getTerminator()->erase();
+}
+
 void Emitter::ifThen(Value cond, const std::function<void()> &then) {
   auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -40,6 +48,7 @@ ValueRange Emitter::ifYield(Value cond, ValueRange values,
                             const std::function<SmallVector<Value>()> &then) {
   auto op = scf::IfOp::create(b, loc, values.getTypes(), cond,
                               /*withElseRegion=*/true);
+  dropImplicitYields(op);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&op.getThenRegion().front());
@@ -55,6 +64,7 @@ ValueRange Emitter::ifElse(Value cond, TypeRange types,
                            const std::function<SmallVector<Value>()> &then,
                            const std::function<SmallVector<Value>()> &otherwise) {
   auto op = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  dropImplicitYields(op);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&op.getThenRegion().front());

@@ -6,6 +6,7 @@
 #include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Schedule/ScheduleIR.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 #include <map>
@@ -109,6 +110,7 @@ private:
   LogicalResult inferLayouts();
   LogicalResult inferLayout(Operation *op);
   LogicalResult checkDot(DotOp d);
+  LogicalResult checkLoopStore(StoreOp s);
   LogicalResult checkShapes();
   Layout natural(Value v) const;
 
@@ -122,6 +124,9 @@ LogicalResult Placer::run() {
       failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))
     return failure();
+  if (p.teams > 1 && !p.loopStores.empty())
+    return refuse(p.loopStores.front(), "a tile.store in the loop of ping-pong consumers is not "
+                                        "lowered: choose cooperative, or store after the loop");
   if (p.teams > 1 && !p.locals.empty())
     return refuse(p.loop, "ping-pong consumers with tiles upcast into shared memory are not "
                           "lowered yet: choose cooperative");
@@ -265,9 +270,10 @@ LogicalResult Placer::collectBody() {
                  << p.graph.units[b.unit].name << "' holds " << b.ops.size() << " ops)";
         b.dot = d;
         b.dotPos = p.numDots++;
-      } else if (isa<StoreOp>(op)) {
-        return refuse(op, "a tile.store inside the pipelined loop is not lowered yet: store "
-                          "the loop's results after it");
+      } else if (auto st = dyn_cast<StoreOp>(op)) {
+        if (failed(checkLoopStore(st)))
+          return failure();
+        p.loopStores.push_back(st);
       }
   int64_t wgs = p.graph.warpGroupsOf(p.consumerGroup);
   p.geom.wgs = wgs;
@@ -411,7 +417,7 @@ LogicalResult Placer::checkOutside() {
   };
   if (failed(check(entry, false)) || (p.tileLoop && failed(check(p.scope(), true))))
     return failure();
-  if (p.stores.empty())
+  if (p.stores.empty() && p.loopStores.empty())
     return p.kernel.emitError("tile-lower-to-nvvm: the kernel stores nothing");
   return success();
 }
@@ -618,6 +624,35 @@ LogicalResult Placer::inferLayout(Operation *op) {
   if (tensorType(result).getRank() == 1 && l->kind != Kind::Splat)
     *l = natural(result);
   p.layouts[result] = *l;
+  return success();
+}
+
+/// A store in the pipelined loop goes out by TMA while the loop runs on: one
+/// that wrote the same tile each iteration would race its own earlier
+/// writes (bulk stores land in no set order), so its coordinates must
+/// follow the induction variable.
+LogicalResult Placer::checkLoopStore(StoreOp s) {
+  auto arg = dyn_cast<BlockArgument>(s.getDesc());
+  if (!arg || arg.getOwner() != &p.kernel.getBody().front())
+    return refuse(s, "the descriptor must be a kernel argument");
+  Type elem = s.getDesc().getType().getElementType();
+  if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
+    return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
+  SetVector<Operation *> slice;
+  for (Value c : s.getCoords())
+    if (Operation *def = c.getDefiningOp()) {
+      slice.insert(def);
+      (void)getBackwardSlice(c, &slice);
+    }
+  Value iv = p.loop.getInductionVar();
+  bool follows = llvm::is_contained(s.getCoords(), iv) ||
+                 llvm::any_of(slice, [&](Operation *op) {
+                   return llvm::is_contained(op->getOperands(), iv);
+                 });
+  if (!follows)
+    return refuse(s, "a tile.store in the pipelined loop must write another tile each "
+                     "iteration (its coordinates from the induction variable): store the "
+                     "loop's result after it");
   return success();
 }
 

@@ -143,6 +143,9 @@ struct KernelPlan {
   /// read), indexed by the tile count.
   std::vector<Ring> tileRings;
   std::vector<tile::StoreOp> stores;
+  /// Stores in the pipelined loop (a tile each iteration, by the consumers
+  /// in their unit): the staging slots then get their own place.
+  std::vector<tile::StoreOp> loopStores;
   std::vector<BodyUnit> body;      // consumer units in body order
   std::vector<unsigned> loadUnits; // producer-group load units in body order
   llvm::DenseMap<mlir::Operation *, int> unitOfOp;

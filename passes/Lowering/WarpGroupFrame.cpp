@@ -60,12 +60,13 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
     }
   // A persistent kernel's producer fills the next tile's rings while the
   // consumers store this one's: the staging slots get their own place.
-  if (p.tileLoop)
+  // So do stores in the loop, which run while the rings are in use.
+  if (p.tileLoop || !p.loopStores.empty())
     stagingBase = offset;
   // Stores go out a panel at a time (the load panels: 128-byte swizzled
   // rows) through two staging slots.
   int64_t slot = 0;
-  for (StoreOp s : p.stores) {
+  for (StoreOp s : llvm::concat<StoreOp>(p.stores, p.loopStores)) {
     SmemTile t = SmemTile::of(s.getDesc().getType());
     slot = std::max(slot, t.rows > 1 || t.panels > 1 ? t.panelBytes : t.bytes);
   }

@@ -1,4 +1,5 @@
-// A store inside the pipelined loop: the lowering refuses it; the timeline's prediction says so.
+// A store inside the pipelined loop writing the same tile every iteration: refused (bulk stores
+// land in no set order); the timeline's prediction says so.
 module {
   func.func @e03(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
