@@ -1,0 +1,49 @@
+// Per-channel (column) quantization after the GEMM, with the new column reduction (tile.reduce dim = 0):
+// amax[n] = max over the tile's 128 rows of |x|, scale = max(amax, 1e-4) / 448, Q = clamp(x / scale) as bf16,
+// scales stored as S[M/128, N] (one row of column scales per row block).
+module {
+  func.func @g25_colabsmax_quant(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %Q: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %S: !tile.desc<1x128xf32> {tile.shape = affine_map<()[M, N, K] -> (M ceildiv 128, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+      %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>}
+          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>}
+          : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>}
+          : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    }
+    %ax = math.absf %acc : tensor<128x128xf32>
+    %amax = tile.reduce max %ax, dim = 0 : tensor<128x128xf32> -> tensor<128xf32>
+    %tiny = arith.constant dense<1.0e-4> : tensor<128xf32>
+    %fmax = arith.constant dense<448.0> : tensor<128xf32>
+    %am = arith.maximumf %amax, %tiny : tensor<128xf32>
+    %scale = arith.divf %am, %fmax : tensor<128xf32>
+    %sb = tile.broadcast %scale, dim = 0 : tensor<128xf32> -> tensor<128x128xf32>
+    %q0 = arith.divf %acc, %sb : tensor<128x128xf32>
+    %hi = arith.constant dense<448.0> : tensor<128x128xf32>
+    %lo = arith.constant dense<-448.0> : tensor<128x128xf32>
+    %q1 = arith.minimumf %q0, %hi : tensor<128x128xf32>
+    %q2 = arith.maximumf %q1, %lo : tensor<128x128xf32>
+    %qb = arith.truncf %q2 : tensor<128x128xf32> to tensor<128x128xbf16>
+    tile.store %Q[%m0, %n0], %qb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    tile.store %S[%pm, %n0], %scale : !tile.desc<1x128xf32>, tensor<128xf32>
+    return
+  }
+}
