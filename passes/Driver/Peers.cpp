@@ -73,6 +73,36 @@ bool collectScales(Value s, SmallVector<int> &args) {
   return true;
 }
 
+/// Whether the loop sums over all of K, as cuBLAS does: k from 0 to the
+/// size that is A's K extent, in steps of the tile's K, A and B loaded at k
+/// (a loop over part of K is some other product: its peer would differ).
+bool coversK(scf::ForOp loop, LoadOp la, ArrayRef<LoadOp> lbs, bool transposeB,
+             func::FuncOp kernel) {
+  Value k = loop.getInductionVar();
+  auto stepOp = loop.getStep().getDefiningOp<arith::ConstantOp>();
+  auto step = stepOp ? dyn_cast<IntegerAttr>(stepOp.getValue()) : IntegerAttr();
+  int64_t tileK = cast<RankedTensorType>(la.getResult().getType()).getDimSize(1);
+  if (!isConstantZero(loop.getLowerBound()) || !step || step.getInt() != tileK)
+    return false;
+  if (la.getCoords().size() != 2 || la.getCoords()[1] != k)
+    return false;
+  for (LoadOp lb : lbs)
+    if (lb.getCoords().size() != 2 || lb.getCoords()[transposeB ? 1 : 0] != k)
+      return false;
+  FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
+  auto ub = dyn_cast<BlockArgument>(loop.getUpperBound());
+  if (failed(sig) || !ub || ub.getOwner() != &kernel.getBody().front())
+    return false;
+  auto size = llvm::find(sig->sizeArgs, ub.getArgNumber());
+  auto desc = llvm::find(sig->descArgs, static_cast<unsigned>(argOf(la.getDesc())));
+  if (size == sig->sizeArgs.end() || desc == sig->descArgs.end())
+    return false;
+  AffineMap shape = sig->descShapes[desc - sig->descArgs.begin()];
+  return shape.getNumResults() == 2 &&
+         shape.getResult(1) ==
+             getAffineSymbolExpr(size - sig->sizeArgs.begin(), kernel.getContext());
+}
+
 } // namespace
 
 std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
@@ -138,7 +168,7 @@ std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
       return std::nullopt;
     lbs.push_back(lb);
   }
-  if (!la)
+  if (!la || !coversK(loop, la, lbs, dot.getTransposeB(), kernel))
     return std::nullopt;
   Type ta = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   Type tb = cast<RankedTensorType>(dot.getB().getType()).getElementType();
