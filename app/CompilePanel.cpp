@@ -169,6 +169,10 @@ void stagecraft::app::drawCompilePanel(AppState &app, CompileUi &ui) {
                            "spills: %d bytes stored, %d bytes loaded", p.spillStoreBytes,
                            p.spillLoadBytes);
         ImGui::Text("stack frame: %d bytes", p.stackBytes);
+        if (!p.wgmmaSerialized.empty())
+          ImGui::TextColored(toVec4(colors::bad),
+                             "wgmma serialized by ptxas (C7520, %s): slower than predicted",
+                             p.wgmmaSerialized.c_str());
         ImGui::Separator();
         codeView("##ptxas", p.text);
       }

@@ -112,6 +112,9 @@ struct Prediction {
   };
   std::vector<LoadSource> loadSources;
   std::vector<std::string> notes;
+  /// Where the compiler would refuse the kernel: its error (a prediction of
+  /// where time would go in a loop that cannot be built yet); else "".
+  std::string compilerRefusal;
 
   /// "iteration 0.74 us (tensor cores: busy 93%), 744 TFLOP/s predicted".
   std::string summary() const;

@@ -239,6 +239,9 @@ PtxasReport stagecraft::parsePtxasReport(llvm::StringRef text) {
     r.spillStoreBytes = std::stoi(m[2]);
     r.spillLoadBytes = std::stoi(m[3]);
   }
+  if (std::regex_search(s, m, std::regex(R"(wgmma\.mma_async instructions are serialized due to ([^\n]*?)(?: in the function '[^']*')?\s*$)",
+                                         std::regex::multiline)))
+    r.wgmmaSerialized = m[1].str().empty() ? "unknown" : m[1].str();
   return r;
 }
 

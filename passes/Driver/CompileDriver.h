@@ -128,6 +128,9 @@ struct PtxasReport {
   int spillStoreBytes = 0;
   int spillLoadBytes = 0;
   int stackBytes = 0;
+  /// ptxas's C7520: it serialized the kernel's wgmma (each waits for the
+  /// last), the reason after "due to" ("" when it did not).
+  std::string wgmmaSerialized;
   std::string text;        // ptxas -v output, verbatim
 };
 

@@ -274,3 +274,15 @@ echo "ptxas info    : 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill l
   EXPECT_EQ(r.status, CompileResult::Status::Cancelled);
   EXPECT_TRUE(r.cubin.empty());
 }
+
+// ptxas's C7520 (it serialized the wgmma instructions) is read from its
+// report with the reason; a report without it says nothing.
+TEST(CompileDriver, PtxasWgmmaSerializationIsRead) {
+  PtxasReport r = parsePtxasReport(
+      "ptxas info    : (C7520) Potential Performance Loss: wgmma.mma_async instructions are "
+      "serialized due to program dependence on compiler-inserted WG.AR in divergent path in "
+      "the function 'k'\nptxas info    : Used 168 registers, 0 bytes smem\n");
+  EXPECT_EQ(r.wgmmaSerialized, "program dependence on compiler-inserted WG.AR in divergent path");
+  EXPECT_EQ(r.registers, 168);
+  EXPECT_EQ(parsePtxasReport("ptxas info    : Used 90 registers\n").wgmmaSerialized, "");
+}

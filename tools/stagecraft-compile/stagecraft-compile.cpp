@@ -291,6 +291,13 @@ static int compileMain(int argc, char **argv) {
       outs() << "note: ptxas spills registers to local memory, which the prediction does "
                 "not count: expect the kernel slower than predicted (fewer values live at "
                 "once, or more registers for the consumers, help)\n";
+    // C7520: ptxas made every wgmma wait for the one before, which the
+    // prediction (wgmma groups overlapping as the schedule asks) does not know.
+    if (!result.ptxas.wgmmaSerialized.empty())
+      outs() << "note: ptxas serialized the wgmma instructions (C7520, "
+             << result.ptxas.wgmmaSerialized
+             << "): each waits for the one before, so expect the kernel slower than predicted; "
+                "another schedule (the MMA's wait, or its stage) may avoid it\n";
     if (!result.timelinePtx.empty()) {
       outs() << formatv("instrumented: timeline.ptx in {0:F1} ms", result.timelineMillis);
       if (result.timelinePtxas.ran)

@@ -154,6 +154,11 @@ json::Object predictionJson(const timeline::Prediction &p) {
   json::Array notes;
   for (const std::string &n : p.notes)
     notes.push_back(n);
+  // A kernel the compiler refuses is predicted (the board's view of where
+  // time would go) but cannot run: said in a field of its own.
+  o["buildable"] = p.compilerRefusal.empty();
+  if (!p.compilerRefusal.empty())
+    o["compiler_error"] = p.compilerRefusal;
   o["iteration_ns"] = p.iterationNs;
   o["cta_us"] = p.ctaNs / 1000.0;
   o["total_us"] = p.totalNs / 1000.0;
@@ -220,8 +225,10 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
     return p;
   }
   // A prediction of a kernel that cannot be built says so first.
-  if (std::string refusal = loweringRefusal(k.func, schedule); !refusal.empty())
+  if (std::string refusal = loweringRefusal(k.func, schedule); !refusal.empty()) {
     p.notes.insert(p.notes.begin(), "the compiler refuses this kernel, so it cannot run: " + refusal);
+    p.compilerRefusal = refusal;
+  }
   return p;
 }
 
