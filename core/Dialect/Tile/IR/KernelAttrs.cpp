@@ -146,6 +146,17 @@ KernelSignature::bind(const std::vector<std::pair<std::string, int64_t>> &overri
              << b.grid[d] << " CTAs along " << axis[d]
              << " at these sizes; CUDA launches 1 to " << limit << " along " << axis[d];
   }
+  // TMA's coordinates and the kernels' index math are 32-bit: a tensor with
+  // a dimension of 2^31 or more could not be addressed past it.
+  for (auto [arg, shape] : llvm::zip(descArgs, descShapes)) {
+    std::vector<int64_t> dims = evaluate(shape, b.values);
+    for (unsigned d = 0; d < dims.size(); ++d)
+      if (dims[d] > (1ll << 31) - 1)
+        return f.emitError("argument ")
+               << arg << "'s tensor is " << dims[d] << " along dimension " << d
+               << " at these sizes; coordinates are 32-bit, so a dimension must stay below "
+                  "2^31 (split it: a batch dimension of its own)";
+  }
   // A loop whose step is not positive at these sizes never ends (the
   // lowering's trip count divides by it): refused where it is written.
   IndexEvaluator ev(f, *this, b.values, b.grid);
