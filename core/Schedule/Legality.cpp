@@ -213,8 +213,9 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     // One buffer per stage from the load to its last use, plus one per
     // wgmma group still reading when the next iteration's load is issued.
     b.copies = lastUse - p.sched[l].stage + 1 + asyncWait;
-    b.bytesPerCopy = g.units[l].bufferBytes;
-    ring += b.copies * (b.bytesPerCopy + limits.barrierBytesPerCopy);
+    b.bytesPerCopy = g.units[l].alignedBufferBytes ? g.units[l].alignedBufferBytes
+                                                   : g.units[l].bufferBytes;
+    ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
   }
   // Upcast B tiles the consumers write for a dot: one copy per stage from
@@ -239,8 +240,12 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   // staging of its own, while the other's main loop runs.
   int64_t epilogue = g.epilogueSmemBytes *
                      (r.consumers == Consumers::PingPong ? 2 : 1);
-  int64_t total = g.fixedSmemBytes + (g.persistent ? ring + epilogue
-                                                    : std::max(ring, epilogue));
+  // The lowering's layout: its barrier area (every ring's full and empty
+  // barriers), the tiles loaded outside the loop, then the rings, which the
+  // stores' staging overlays after the loop (beside them in a persistent
+  // kernel).
+  int64_t total = limits.barrierAreaBytes + g.fixedSmemBytes +
+                  (g.persistent ? ring + epilogue : std::max(ring, epilogue));
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
@@ -250,6 +255,7 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       parts += formatv("{0}{1} x {2} copies", parts.empty() ? "" : ", ", b.name,
                        b.copies)
                    .str();
+    parts += formatv(", {0} of barriers", kib(limits.barrierAreaBytes)).str();
     if (g.fixedSmemBytes > 0)
       parts += formatv(", {0} of tiles loaded outside the loop (live throughout)",
                        kib(g.fixedSmemBytes))

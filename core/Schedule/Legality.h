@@ -72,7 +72,7 @@ struct TargetLimits {
   /// setmaxnreg's counts (PTX): multiples of 8 from 24 to 256.
   int64_t minSetMaxNReg = 24, maxSetMaxNReg = 256, regGranularity = 8;
   int64_t regOverhead = 32;         // addresses, indices, loop state
-  int64_t barrierBytesPerCopy = 16; // full + empty mbarrier
+  int64_t barrierAreaBytes = 1024; // every ring's full and empty mbarriers
   /// The GPU the limits are of, as messages name it.
   const char *gpu = "Hopper";
   /// tile.dot_scaled runs as one block-scaled MMA (sm_100a's tcgen05): no

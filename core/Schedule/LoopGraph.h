@@ -72,6 +72,10 @@ struct Unit {
   /// keeps no buffer longer; with `wait` >= 1 it stays in flight under the
   /// register math after it until that iteration's wait for it.
   bool registerA = false;
+  /// bufferBytes as the lowering lays the buffers out, each load's on a
+  /// 1024-byte boundary (128-byte swizzle atoms; WarpGroupFrame.cpp); 0 in
+  /// graphs made by hand (bufferBytes is taken then).
+  int64_t alignedBufferBytes = 0;
 };
 
 struct Edge {

@@ -43,6 +43,10 @@ std::string stagecraft::formatDiagnostic(Diagnostic &diag) {
 
 static bool isTensor(Type t) { return isa<RankedTensorType>(t); }
 
+/// Shared-memory buffers start on 1024-byte boundaries in the lowering's
+/// layout (WarpGroupFrame.cpp): the legality check counts them so.
+static int64_t alignTo1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; }
+
 bool stagecraft::isScheduledOp(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<OpTrait::ConstantLike>())
     return false;
@@ -240,6 +244,7 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         hasLoad = true;
         unit.bufferBytes += load.getDesc().getType().getBoxBytes();
+        unit.alignedBufferBytes += alignTo1024(load.getDesc().getType().getBoxBytes());
         unit.sameInCluster = llvm::none_of(load.getCoords(),
                                            [](Value c) { return variesInCluster(c); });
         ArrayRef<int64_t> tile = load.getDesc().getType().getTileShape();
@@ -379,7 +384,7 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       // A load in a persistent kernel's tile loop has a ring of two.
       bool perTile = g.persistent && op->getParentOp() == loop->getParentOp();
-      g.fixedSmemBytes += (perTile ? 2 : 1) * load.getDesc().getType().getBoxBytes();
+      g.fixedSmemBytes += (perTile ? 2 : 1) * alignTo1024(load.getDesc().getType().getBoxBytes());
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       DescType d = store.getDesc().getType();
       int64_t panel = d.getTileShape().size() >= 2

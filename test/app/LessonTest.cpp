@@ -173,7 +173,7 @@ TEST(Lessons, ExplainChangeSaysWhatAMoveDid) {
   EXPECT_TRUE(has("loadA now runs 1 iteration ahead of MMA (was 0): the tile for the next "
                   "iteration is on its way while MMA works on this one."));
   EXPECT_TRUE(has("loadB's ring: 1 buffer -> 2 buffers (+16 KiB of shared memory)"));
-  EXPECT_TRUE(has("Shared memory: 32.0 KiB -> 64.1 KiB of 227 KiB."));
+  EXPECT_TRUE(has("Shared memory: 33 KiB -> 65 KiB of 227 KiB."));
   EXPECT_TRUE(has("Steady state: loadA(i) loadB(i) MMA(i)  ->  loadA(i+1) loadB(i+1) MMA(i)"));
 
   // Lesson 4: the loads into a warp group of their own.
