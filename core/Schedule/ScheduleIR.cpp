@@ -403,6 +403,19 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       maxOrder = std::max(maxOrder, s.getOrder());
     }
   int64_t lastStage = maxStage >= 0 ? maxStage : 1;
+  // An op the IR left unscheduled among scheduled math runs with that math:
+  // the one warp group every non-load unit must share (a multiply added
+  // after a dot in the consumers' group 1 would otherwise be put in group 0,
+  // the producer's, and be illegal three ways).
+  std::optional<int64_t> mathGroup;
+  bool oneMathGroup = true;
+  for (unsigned u = 0; u < units->names.size(); ++u)
+    if (ScheduleAttr s = getSchedule(units->ops[u].front());
+        s && g.units[u].kind != UnitKind::Load) {
+      if (mathGroup && *mathGroup != s.getGroup())
+        oneMathGroup = false;
+      mathGroup = s.getGroup();
+    }
   g.initialSchedule.kernel = g.kernel;
   g.initialSchedule.consumers = Consumers::Cooperative;
   if (auto c = kernel->getAttrOfType<StringAttr>(TileDialect::kConsumersAttrName))
@@ -423,6 +436,8 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     } else {
       o.stage = g.units[u].kind == UnitKind::Load ? 0 : lastStage;
       o.order = maxOrder + 1 + u;
+      if (g.units[u].kind != UnitKind::Load && mathGroup && oneMathGroup)
+        o.group = *mathGroup;
     }
     g.initialSchedule.set(units->names[u], o);
   }
