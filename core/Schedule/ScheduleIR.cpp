@@ -184,6 +184,33 @@ FailureOr<LoopUnits> stagecraft::collectUnits(scf::ForOp loop) {
   return units;
 }
 
+/// Whether a tensor's elements follow from their position alone: made from
+/// tile.iota, splats and constants by integer arithmetic, compares, selects
+/// and casts (a causal or window mask's row and column math). The lowering
+/// computes such values where they are read, from a few per-thread bases,
+/// and ptxas keeps none of their elements in registers between.
+static bool positionOnly(Value v, int depth = 0) {
+  if (!isa<RankedTensorType>(v.getType()))
+    return true; // a scalar: one value per thread
+  Operation *d = v.getDefiningOp();
+  if (!d || depth > 32)
+    return false;
+  if (isa<IotaOp, tensor::SplatOp>(d) || d->getName().getStringRef() == "tile.splat")
+    return true;
+  if (auto c = dyn_cast<arith::ConstantOp>(d)) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    return dense && dense.isSplat();
+  }
+  if (!isa<BroadcastOp, arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::CmpIOp,
+           arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRSIOp,
+           arith::ShRUIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp,
+           arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp,
+           arith::SelectOp>(d))
+    return false;
+  return llvm::all_of(d->getOperands(),
+                      [&](Value o) { return positionOnly(o, depth + 1); });
+}
+
 static int64_t tensorBytes(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   if (!t || !t.hasStaticShape())
@@ -344,6 +371,13 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
                                      : tensorBytes(result.getType());
       // An upcast B lives in shared memory (Unit::localSmemBytes).
       if (isa<UpcastOp>(op) && upcastFeedsDotB(result))
+        v.bytes = 0;
+      // Position math read within its own unit holds no registers between
+      // (it would, carried to another unit or iteration).
+      if (positionOnly(result) && llvm::all_of(result.getUsers(), [&](Operation *user) {
+            return user != yield && opIndex.count(user) &&
+                   g.ops[opIndex[user]].unit == g.ops[opIndex[&op]].unit;
+          }))
         v.bytes = 0;
       for (OpOperand &use : result.getUses()) {
         Operation *owner = use.getOwner();
