@@ -132,9 +132,15 @@ bool parseArgs(int argc, char **argv, Args &a) {
     } else if (s == "--size") {
       std::string v;
       if (!value(v)) return false;
-      if (std::sscanf(v.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 320 ||
-          a.height < 240) {
-        std::fprintf(stderr, "stagecraft: bad --size %s (e.g. 1600x1000)\n", v.c_str());
+      // The window's size (a screenshot's): far larger ones abort in the X
+      // server or in the frame buffer's allocation.
+      char end = 0;
+      if (std::sscanf(v.c_str(), "%dx%d%c", &a.width, &a.height, &end) != 2 || a.width < 320 ||
+          a.height < 240 || a.width > 8192 || a.height > 8192) {
+        std::fprintf(stderr,
+                     "stagecraft: bad --size %s: the window is WIDTHxHEIGHT, 320x240 to "
+                     "8192x8192 (e.g. 1600x1000)\n",
+                     v.c_str());
         return false;
       }
     } else if (!s.empty() && s[0] == '-') {

@@ -94,3 +94,26 @@ std::string stagecraft::checkUserFile(llvm::StringRef path, uint64_t maxBytes) {
         .str();
   return "";
 }
+
+std::string stagecraft::parseSizeOptions(
+    const std::vector<std::string> &options,
+    std::vector<std::pair<std::string, int64_t>> &sizes) {
+  for (const std::string &s : options) {
+    auto [name, value] = llvm::StringRef(s).split('=');
+    if (name.empty() || value.empty() || s.find('=') == std::string::npos)
+      return "--size expects NAME=VALUE, got '" + s + "'";
+    long long v = 0;
+    if (value.getAsInteger(10, v)) {
+      bool digits = llvm::all_of(value.drop_front(value.starts_with("-") ? 1 : 0),
+                                 [](char c) { return c >= '0' && c <= '9'; });
+      return digits ? "--size " + name.str() + "=" + value.str() +
+                          " is out of range (a size is 1 to 2^31-1)"
+                    : "--size " + name.str() + " expects an integer, got '" + value.str() + "'";
+    }
+    for (const auto &given : sizes)
+      if (given.first == name)
+        return "--size " + name.str() + " is given twice";
+    sizes.push_back({name.str(), v});
+  }
+  return "";
+}

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stagecraft {
 
@@ -31,6 +33,13 @@ std::string checkInputText(llvm::StringRef text, llvm::StringRef filename,
 /// directory, a device such as /dev/zero that never ends, a FIFO that would
 /// hang, too large).
 std::string checkUserFile(llvm::StringRef path, uint64_t maxBytes = 64ull << 20);
+
+/// Reads the command line's `--size NAME=VALUE` options into (name, value)
+/// pairs: "" when they are well formed, else the error (no '=', a value that
+/// is not an integer or does not fit 64 bits, a name given twice). The
+/// range of a size is the kernel's to check (KernelSignature::bind).
+std::string parseSizeOptions(const std::vector<std::string> &options,
+                             std::vector<std::pair<std::string, int64_t>> &sizes);
 
 } // namespace stagecraft
 

@@ -150,15 +150,9 @@ static int compileMain(int argc, char **argv) {
     }
     options.tileOrder = choice.spec();
   }
-  for (const std::string &s : sizes) {
-    StringRef name, value;
-    std::tie(name, value) = StringRef(s).split('=');
-    long long v = 0;
-    if (name.empty() || value.getAsInteger(10, v)) {
-      errs() << "error: --size expects NAME=VALUE, got '" << s << "'\n";
-      return 1;
-    }
-    options.sizes.push_back({name.str(), v});
+  if (std::string why = stagecraft::parseSizeOptions(sizes, options.sizes); !why.empty()) {
+    errs() << "error: " << why << "\n";
+    return 1;
   }
   if (!schedule.empty()) {
     if (std::string why = stagecraft::checkUserFile(schedule); !why.empty()) {

@@ -395,15 +395,9 @@ static int timelineMain(int argc, char **argv) {
   }
   Config c;
   c.ir = input;
-  for (const std::string &s : sizeArgs) {
-    StringRef name, value;
-    std::tie(name, value) = StringRef(s).split('=');
-    long long v = 0;
-    if (name.empty() || value.getAsInteger(10, v)) {
-      errs() << "error: --size expects NAME=VALUE, got '" << s << "'\n";
-      return 1;
-    }
-    c.sizes.push_back({name.str(), v});
+  if (std::string why = stagecraft::parseSizeOptions(sizeArgs, c.sizes); !why.empty()) {
+    errs() << "error: " << why << "\n";
+    return 1;
   }
   std::string error;
   if (!scheduleFile.empty()) {
