@@ -5,6 +5,8 @@
 #   fresh_dev NAME       # DEV=$ROOT/.dev/NAME, emptied, with DEV/bundles
 #   generate_variants    # VARS: a folder of the variants' IR files
 #   bundle IR BUNDLE [stagecraft-compile options...]   # compile-bundle.sh
+#   named_bundle NAME IR [options...]  # DEV/bundles/NAME--default, IR copied as DEV/ir/NAME.mlir
+#                                      # (where predict_bundles.py finds it)
 #   raster_bundle ASSET RASTER   # DEV/bundles/raster-ASSET--RASTER (bench/timeline/tpc-raster)
 #   sched_bundle ASSET NAME      # DEV/bundles/sched-ASSET--NAME (bench/timeline/schedules)
 #   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
@@ -24,6 +26,13 @@ generate_variants() {
   python3 "$ROOT/test/variants/make_variants.py" "$VARS" --set all > /dev/null
 }
 bundle() { bash "$ROOT/bench/timeline/compile-bundle.sh" "$@"; }
+named_bundle() {
+  local name=$1 ir=$2
+  shift 2
+  mkdir -p "$DEV/ir"
+  cp "$ir" "$DEV/ir/$name.mlir"
+  bundle "$ir" "$DEV/bundles/$name--default" "$@"
+}
 S=$ROOT/assets/schedules
 HOLD=$S/attention_cp_dot1_s3_hold.json
 BIG=(--size=B=4 --size=H=32 --size=S=8192)

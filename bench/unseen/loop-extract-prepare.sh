@@ -19,8 +19,7 @@ U=$ROOT/test/Inputs/unseen
 one() { # NAME IR TENSOR LOW HIGH [compile args...]: the bundle, TENSOR's init uniform [LOW, HIGH)
   local name=$1 ir=$2 tensor=$3 low=$4 high=$5
   shift 5
-  cp "$ir" "$DEV/ir/$name.mlir"
-  bundle "$ir" "$DEV/bundles/$name--default" "$@"
+  named_bundle "$name" "$ir" "$@"
   python3 - "$DEV/bundles/$name--default/manifest.json" "$tensor" "$low" "$high" <<'PY'
 import json, sys
 path, name, low, high = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])

@@ -11,16 +11,10 @@ set -euo pipefail
 fresh_dev loop-store
 mkdir -p "$DEV/ir"
 U=$ROOT/test/Inputs/unseen
-one() { # NAME IR [compile args...]
-  local name=$1 ir=$2
-  shift 2
-  cp "$ir" "$DEV/ir/$name.mlir"
-  bundle "$ir" "$DEV/bundles/$name--default" "$@"
-}
-one stream-store-1048576 "$U/stream-store.mlir"
-one stream-store-1000003 "$U/stream-store.mlir" --size=R=1000003
-one lora-up-16384 "$U/lora-up.mlir"
-one lora-up-partial "$U/lora-up.mlir" --size=M=1000 --size=N=1048
+named_bundle stream-store-1048576 "$U/stream-store.mlir"
+named_bundle stream-store-1000003 "$U/stream-store.mlir" --size=R=1000003
+named_bundle lora-up-16384 "$U/lora-up.mlir"
+named_bundle lora-up-partial "$U/lora-up.mlir" --size=M=1000 --size=N=1048
 python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

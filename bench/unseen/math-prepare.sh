@@ -14,18 +14,12 @@ set -euo pipefail
 fresh_dev unseen-math
 mkdir -p "$DEV/ir"
 M=$ROOT/bench/unseen/math-2026-11-28
-one() { # NAME IR [compile args...]
-  local name=$1 ir=$2
-  shift 2
-  cp "$ir" "$DEV/ir/$name.mlir"
-  bundle "$ir" "$DEV/bundles/$name--default" "$@"
-}
-one gelu-erf-4096 "$M/gemm_gelu_erf.mlir"
-one gelu-erf-partial "$M/gemm_gelu_erf.mlir" --size=M=1000 --size=N=1048 --size=K=528
-one math-zoo "$M/gemm_math_zoo.mlir" --size=M=2048 --size=N=2048 --size=K=1024
-one gelu-attention "$M/gelu_attention.mlir" --size=B=4 --size=H=32 --size=S=4096
-one gelu-attention-partial "$M/gelu_attention.mlir" --size=B=2 --size=H=4 --size=S=1000
-one sin-in-loop "$ROOT/test/Inputs/unseen/sin.mlir"
+named_bundle gelu-erf-4096 "$M/gemm_gelu_erf.mlir"
+named_bundle gelu-erf-partial "$M/gemm_gelu_erf.mlir" --size=M=1000 --size=N=1048 --size=K=528
+named_bundle math-zoo "$M/gemm_math_zoo.mlir" --size=M=2048 --size=N=2048 --size=K=1024
+named_bundle gelu-attention "$M/gelu_attention.mlir" --size=B=4 --size=H=32 --size=S=4096
+named_bundle gelu-attention-partial "$M/gelu_attention.mlir" --size=B=2 --size=H=4 --size=S=1000
+named_bundle sin-in-loop "$ROOT/test/Inputs/unseen/sin.mlir"
 python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
