@@ -198,7 +198,7 @@ LogicalResult Expander::planWaits() {
     bool writesAccumulator = false;
     if (!u.dot)
       for (Operation *op : u.ops)
-        for (OpOperand &use : op->getResult(0).getUses())
+        for (OpOperand &use : op->getUses()) // a store has no result
           if (auto written = dyn_cast<DotOp>(use.getOwner());
               written && use.getOperandNumber() == 2) {
             writesAccumulator = true;
