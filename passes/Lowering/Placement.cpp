@@ -110,6 +110,7 @@ private:
   LogicalResult inferLayouts();
   LogicalResult inferLayout(Operation *op);
   LogicalResult checkDot(DotOp d);
+  LogicalResult checkStoreTarget(StoreOp s);
   LogicalResult checkLoopStore(StoreOp s);
   LogicalResult checkShapes();
   Layout natural(Value v) const;
@@ -381,12 +382,8 @@ LogicalResult Placer::checkOutside() {
         if (!afterLoop || (p.tileLoop && !perTile))
           return refuse(s, "a tile.store before the pipelined loop is not lowered: the staging "
                            "buffer reuses the loop's rings; store after the loop");
-        auto arg = dyn_cast<BlockArgument>(s.getDesc());
-        if (!arg || arg.getOwner() != &entry)
-          return refuse(s, "the descriptor must be a kernel argument");
-        Type elem = s.getDesc().getType().getElementType();
-        if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
-          return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
+        if (failed(checkStoreTarget(s)))
+          return failure();
         p.stores.push_back(s);
         continue;
       }
@@ -631,13 +628,21 @@ LogicalResult Placer::inferLayout(Operation *op) {
 /// that wrote the same tile each iteration would race its own earlier
 /// writes (bulk stores land in no set order), so its coordinates must
 /// follow the induction variable.
-LogicalResult Placer::checkLoopStore(StoreOp s) {
+/// What any store writes: a kernel argument's tensor, of a type the
+/// staging converts to.
+LogicalResult Placer::checkStoreTarget(StoreOp s) {
   auto arg = dyn_cast<BlockArgument>(s.getDesc());
   if (!arg || arg.getOwner() != &p.kernel.getBody().front())
     return refuse(s, "the descriptor must be a kernel argument");
   Type elem = s.getDesc().getType().getElementType();
   if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
     return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
+  return success();
+}
+
+LogicalResult Placer::checkLoopStore(StoreOp s) {
+  if (failed(checkStoreTarget(s)))
+    return failure();
   SetVector<Operation *> slice;
   for (Value c : s.getCoords())
     if (Operation *def = c.getDefiningOp()) {
