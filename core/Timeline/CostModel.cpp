@@ -122,13 +122,16 @@ double HopperModel::mathCycles(const MathWork &m) const {
   // Each warp instruction takes an issue slot of its sub-partition (4 per SM
   // and clock, 32 lanes each) and its pipe: FMA at 128 lanes per SM and
   // clock, MUFU at 16, conversions at 16 instructions (32 results packed in
-  // pairs), shuffles at 32. Different pipes overlap, so the stream takes as
-  // long as its busiest pipe or its issue slots; mathEfficiency accounts for
+  // pairs), shuffles at 32, 32-bit integer ops at 64 (a pipe of their own).
+  // Different pipes overlap, so the stream takes as long as its busiest pipe
+  // or its issue slots; mathEfficiency accounts for
   // dependency stalls and what it issues beside the counted operations.
   double generic = 2.0 * m.generic;
-  double issue = (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle + m.other) / 128.0;
+  double issue =
+      (m.fma + generic + m.mufu + m.convert / 2 + m.shuffle + m.other + m.integer) / 128.0;
   double pipes = std::max({(m.fma + generic) / fmaPerCycle, m.mufu / mufuPerCycle,
-                           m.convert / convertPerCycle, m.shuffle / shufflePerCycle});
+                           m.convert / convertPerCycle, m.shuffle / shufflePerCycle,
+                           m.integer / integerPerCycle});
   // A stream with cross-lane reductions (shuffles) waits on them between its
   // element-wise steps (a row's max before its exponentials, their sum
   // after); one of element-wise math only has independent work for every
@@ -148,6 +151,7 @@ struct Field {
 };
 const Field kFields[] = {
     {"clock_ghz", &HopperModel::clockGHz},
+    {"integer_per_cycle", &HopperModel::integerPerCycle},
     {"clock_max_ghz", &HopperModel::clockMaxGHz},
     {"clock_full_tensor_ghz", &HopperModel::clockFullTensorGHz},
     {"tensor_busy_at_clock_max", &HopperModel::tensorBusyAtClockMax},

@@ -36,6 +36,7 @@ struct HopperModel {
   double mufuPerCycle = 16;     // special-function results per SM (ex2, rcp, ...)
   double convertPerCycle = 32;  // f32 -> bf16 results (16 cvt.bf16x2 per clock)
   double shufflePerCycle = 32;  // shuffle lane operations per SM
+  double integerPerCycle = 64;  // INT32 lanes per SM (beside the FP32 pipe)
   double hbmBytesPerSecond = 3.35e12;
   /// The L2's capacity (bytes): a launch whose loads' distinct bytes fit in
   /// it reads them from DRAM once (l2HitLoadBytesPerCycle below).

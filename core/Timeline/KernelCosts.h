@@ -23,13 +23,13 @@ namespace stagecraft::timeline {
 
 /// Element operations of register math, by the pipe that executes them.
 struct MathWork {
-  double fma = 0;     // FP32 add/mul/fma, min/max, compare, select (FMA pipe);
-                      // 32-bit integer ops count 2 (half rate)
+  double fma = 0;     // FP32 add/mul/fma, min/max, compare, select (FMA pipe)
   double mufu = 0;    // exp2, log2, rcp, rsqrt, sqrt, tanh, sin, cos (MUFU)
   double convert = 0; // float conversions between f32 and bf16/f16/fp8
   double shuffle = 0; // warp-shuffle lane operations (cross-thread reductions)
   double generic = 0; // ops of no known class (costed as 2 FMA-pipe ops each)
   double other = 0;   // instructions beside the counted operations (issue slots only)
+  double integer = 0; // 32-bit integer ops: an issue slot each, the INT32 pipe (half rate)
 
   MathWork &operator+=(const MathWork &o) {
     fma += o.fma;
@@ -38,13 +38,15 @@ struct MathWork {
     shuffle += o.shuffle;
     generic += o.generic;
     other += o.other;
+    integer += o.integer;
     return *this;
   }
   MathWork scaled(double f) const {
-    return {fma * f, mufu * f, convert * f, shuffle * f, generic * f, other * f};
+    return {fma * f, mufu * f, convert * f, shuffle * f, generic * f, other * f, integer * f};
   }
   bool empty() const {
-    return fma == 0 && mufu == 0 && convert == 0 && shuffle == 0 && generic == 0 && other == 0;
+    return fma == 0 && mufu == 0 && convert == 0 && shuffle == 0 && generic == 0 &&
+           other == 0 && integer == 0;
   }
 };
 

@@ -273,14 +273,15 @@ TEST(UnitCosts, PositionMathCostsPerDistinctValue) {
   auto c = extractKernelCosts(p->kernel, p->graph);
   ASSERT_TRUE(succeeded(c));
   const double e = 128 * 64;
-  // Integer ops at twice an fma: rows (2 of 32 per thread: 4 / 64), cols
+  // Integer ops on the INT32 pipe: rows (2 of 32 per thread: 4 / 64), cols
   // (1 / 2), rows - cols and its two compares (1 / 2 + 2 / 64 each); the
-  // andi folds into the compares; the select and the add per element.
-  EXPECT_DOUBLE_EQ(unit(*c, "mask").math.fma,
-                   2 * e * (4.0 / 64 + 0.5 + 3 * (0.5 + 2.0 / 64)) + 2 * e);
+  // andi folds into the compares; the select and the add per element (FMA).
+  EXPECT_DOUBLE_EQ(unit(*c, "mask").math.integer, e * (4.0 / 64 + 0.5 + 3 * (0.5 + 2.0 / 64)));
+  EXPECT_DOUBLE_EQ(unit(*c, "mask").math.fma, 2 * e);
   // A product of two positions and a compare with data: per element (the
   // andi of a data predicate too); the select per element.
-  EXPECT_DOUBLE_EQ(unit(*c, "other").math.fma, 2 * e + 2 * e + 2 * e + e);
+  EXPECT_DOUBLE_EQ(unit(*c, "other").math.integer, e + e + e);
+  EXPECT_DOUBLE_EQ(unit(*c, "other").math.fma, e);
   // fptosi and sitofp: one result per instruction, two units of the pipe
   // that packs float conversions in pairs.
   EXPECT_DOUBLE_EQ(unit(*c, "other").math.convert, 4 * e);
@@ -295,7 +296,8 @@ TEST(UnitCosts, ClassesOfElementwiseOps) {
   EXPECT_TRUE(classifyElementwise("tile.broadcast", 10, w));
   EXPECT_FALSE(classifyElementwise("math.clampf", 10, w));
   EXPECT_EQ(w.mufu, 20);
-  EXPECT_EQ(w.fma, 2 * 10 + 2 * 10); // divf's Newton steps, the integer multiply
+  EXPECT_EQ(w.fma, 2 * 10);    // divf's Newton steps
+  EXPECT_EQ(w.integer, 10);    // the integer multiply: the INT32 pipe
   EXPECT_EQ(w.convert, 10);
 }
 
