@@ -142,6 +142,7 @@ bool AppState::openText(const std::string &text, const std::string &path,
   std::string name = path.empty() ? "<untitled>" : path;
   LoadedIr loaded = loadLoopIr(text, name);
   loadDiagnostics_ = loaded.diagnostics;
+  rejectedText_ = loaded.ok ? "" : text;
   if (!loaded.ok) {
     setStatus(StatusLevel::Error,
               "cannot open " + name + ": " +

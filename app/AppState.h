@@ -142,6 +142,9 @@ public:
   const std::vector<std::string> &loadDiagnostics() const {
     return loadDiagnostics_;
   }
+  /// The text of the last open that failed (shown with its error lines
+  /// while no other file is open); "" after one that succeeded.
+  const std::string &rejectedText() const { return rejectedText_; }
   const std::vector<std::string> &recentFiles() const { return recent_; }
   const ScheduleEditor &editor() const { return editor_; }
   /// The open kernel's tile loop (persistent kernels), as the current IR
@@ -299,6 +302,7 @@ private:
   bool hasIr_ = false;
   std::string irPath_, irText_, kernel_;
   std::vector<std::string> loadDiagnostics_;
+  std::string rejectedText_;
   std::vector<std::string> recent_;
   std::string selected_;
   uint64_t selectedRun_ = 0;

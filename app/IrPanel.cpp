@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::app;
@@ -19,12 +20,59 @@ int lineOf(const std::string &loc) {
     return -1;
   return std::atoi(loc.c_str() + c1 + 1);
 }
+
+/// The line a diagnostic "FILE:LINE:COL: error: ..." names, or -1.
+int diagnosticLine(const std::string &d) {
+  size_t at = d.find(": error");
+  if (at == std::string::npos)
+    at = d.find(": warning");
+  return at == std::string::npos ? -1 : lineOf(d.substr(0, at));
+}
+
+/// A file that failed to open: its errors, wrapped, then its text with the
+/// lines they name marked, so that the user sees what to fix.
+void drawRejected(const AppState &app) {
+  std::set<int> bad;
+  ImGui::PushStyleColor(ImGuiCol_Text, toVec4(colors::bad));
+  for (const std::string &d : app.loadDiagnostics()) {
+    ImGui::TextWrapped("%s", d.c_str());
+    if (int line = diagnosticLine(d); line > 0)
+      bad.insert(line);
+  }
+  ImGui::PopStyleColor();
+  const std::string &text = app.rejectedText();
+  if (text.empty())
+    return;
+  ImGui::Separator();
+  const Fonts &f = fonts();
+  if (f.mono)
+    ImGui::PushFont(f.mono);
+  ImGui::BeginChild("rejected", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImDrawList *dl = ImGui::GetWindowDrawList();
+  float lineH = ImGui::GetTextLineHeightWithSpacing();
+  int line = 1;
+  for (size_t b = 0; b < text.size(); ++line) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos)
+      e = text.size();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    if (bad.count(line))
+      dl->AddRectFilled(p, ImVec2(p.x + ImGui::GetWindowWidth(), p.y + lineH),
+                        IM_COL32(150, 40, 40, 110));
+    ImGui::TextColored(toVec4(colors::textDim), "%4d ", line);
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(text.data() + b, text.data() + e);
+    b = e + 1;
+  }
+  ImGui::EndChild();
+  if (f.mono)
+    ImGui::PopFont();
+}
 } // namespace
 
 void stagecraft::app::drawIrPanel(AppState &app, IrUi &ui) {
   if (!app.hasIr()) {
-    for (const std::string &d : app.loadDiagnostics())
-      ImGui::TextColored(toVec4(colors::bad), "%s", d.c_str());
+    drawRejected(app);
     if (app.loadDiagnostics().empty())
       ImGui::TextDisabled("No file open.");
     return;

@@ -35,6 +35,21 @@ TEST(AppState, OpensTheExampleAndCompilesInTheBackground) {
   EXPECT_EQ(app.currentRuns()[0]->steadyState, app.editor().report().steadyState);
 }
 
+TEST(AppState, AFileThatDoesNotParseKeepsItsTextForTheIrPanel) {
+  // The IR panel shows the rejected text with its error lines (IrPanel.cpp)
+  // until a file opens.
+  AppState app(test::testConfig());
+  std::string bad = "func.func @k(%A: index) {\n  %x = arith.addi %A\n}\n";
+  EXPECT_FALSE(app.openText(bad, "bad.mlir"));
+  EXPECT_FALSE(app.hasIr());
+  EXPECT_EQ(app.rejectedText(), bad);
+  ASSERT_FALSE(app.loadDiagnostics().empty());
+  EXPECT_NE(app.loadDiagnostics().front().find("bad.mlir:"), std::string::npos)
+      << app.loadDiagnostics().front();
+  ASSERT_TRUE(app.openFile(test::assetPath("gemm.mlir")));
+  EXPECT_EQ(app.rejectedText(), "");
+}
+
 TEST(AppState, AnAutomaticRunWithoutARunnerLeavesTheStatusLineToTheUser) {
   // Auto-run is on and there is no runner: each compile's variant says why
   // it was not run, but the status line keeps what the user last did (a
