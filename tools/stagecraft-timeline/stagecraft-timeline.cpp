@@ -60,6 +60,9 @@ static cl::opt<std::string>
 static cl::opt<std::string> batchFile("batch",
                                       cl::desc("Predict every configuration of a JSON array"),
                                       cl::value_desc("file"), cl::cat(toolOptions));
+static cl::opt<std::string> kernelName("kernel",
+                                       cl::desc("The kernel to predict (default: the only one)"),
+                                       cl::cat(toolOptions));
 static cl::opt<bool> jsonOut("json", cl::desc("Print the prediction as one JSON object"),
                              cl::cat(toolOptions));
 static cl::opt<bool> printParams("print-params", cl::desc("Print the model parameters and exit"),
@@ -114,7 +117,25 @@ std::unique_ptr<Kernel> loadKernel(const std::string &path, std::string &error) 
   auto kernels = tile::getKernels(*k->module);
   if (kernels.empty())
     return fail(path + ": error: no kernel in this file (a func.func marked tile.kernel)");
-  k->func = kernels.front();
+  // As stagecraft-compile: one kernel, or the one named.
+  if (!kernelName.empty()) {
+    auto named = llvm::find_if(kernels, [](mlir::func::FuncOp f) {
+      return f.getSymName() == kernelName.getValue();
+    });
+    if (named == kernels.end()) {
+      std::string known;
+      for (mlir::func::FuncOp f : kernels)
+        known += (known.empty() ? "" : ", ") + f.getSymName().str();
+      return fail(path + ": error: no kernel named " + kernelName.getValue() + " (it has: " +
+                  known + ")");
+    }
+    k->func = *named;
+  } else if (kernels.size() > 1) {
+    return fail(path + ":1:1: error: " + std::to_string(kernels.size()) +
+                " kernels in this file: name one with --kernel");
+  } else {
+    k->func = kernels.front();
+  }
   mlir::FailureOr<LoopGraph> graph = buildLoopGraph(k->func);
   if (failed(graph))
     return fail(path + ": error: cannot extract the pipelined loop");
