@@ -6,6 +6,7 @@
 #include "passes/Driver/Export.h"
 #include "passes/TileOrderText.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -181,6 +182,12 @@ bool AppState::openText(const std::string &text, const std::string &path,
   addRecent(path);
   if (!scheduleProblem.empty())
     setStatus(StatusLevel::Warning, scheduleProblem);
+  else if (!loaded.otherKernels.empty())
+    setStatus(StatusLevel::Warning,
+              "opened " + name + ": kernel " + kernel_ + ", the first of " +
+                  std::to_string(1 + loaded.otherKernels.size()) + " (not shown: " +
+                  llvm::join(loaded.otherKernels, ", ") +
+                  "; the app shows one kernel a file: move the others to files of their own)");
   else
     setStatus(StatusLevel::Ok, "opened " + name + " (kernel " + kernel_ + ", " +
                                    std::to_string(editor_.graph().units.size()) +

@@ -38,6 +38,8 @@ struct ParsedIr {
   llvm::SourceMgr sourceMgr;
   OwningOpRef<ModuleOp> module;
   func::FuncOp kernel;
+  /// The file's other kernels (the app shows the first).
+  std::vector<std::string> others;
 };
 
 bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
@@ -70,6 +72,8 @@ bool parse(const std::string &text, const std::string &name, ParsedIr &p) {
     return false;
   }
   p.kernel = kernels.front();
+  for (func::FuncOp k : llvm::drop_begin(kernels))
+    p.others.push_back(k.getSymName().str());
   return true;
 }
 
@@ -102,6 +106,7 @@ LoadedIr stagecraft::app::loadLoopIr(const std::string &text,
       out.ok = true;
       out.graph = std::move(*graph);
       out.kernel = p.kernel.getSymName().str();
+      out.otherKernels = p.others;
       if (out.graph.kernel.empty())
         out.graph.kernel = out.kernel;
       FailureOr<timeline::KernelCosts> costs =

@@ -23,6 +23,8 @@ struct LoadedIr {
   bool ok = false;
   LoopGraph graph;
   std::string kernel;
+  /// The file's other kernels, which the app does not show (one a file).
+  std::vector<std::string> otherKernels;
   /// The work of each unit at the kernel's default sizes, for the predicted
   /// timeline (core/Timeline); `hasCosts` false (and a line in `diagnostics`)
   /// when they could not be read, which leaves the rest of the app working.

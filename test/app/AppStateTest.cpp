@@ -50,6 +50,17 @@ TEST(AppState, AFileThatDoesNotParseKeepsItsTextForTheIrPanel) {
   EXPECT_EQ(app.rejectedText(), "");
 }
 
+TEST(AppState, AFileWithSeveralKernelsSaysWhichItShows) {
+  std::ifstream in(STAGECRAFT_TEST_INPUTS_DIR "/unseen/two-kernels.mlir");
+  std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(ir.empty());
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openText(ir, "two.mlir"));
+  EXPECT_EQ(app.kernel(), "g05_softplus_log1p");
+  EXPECT_NE(app.status().text.find("the first of 2 (not shown: second;"), std::string::npos)
+      << app.status().text;
+}
+
 TEST(AppState, AnAutomaticRunWithoutARunnerLeavesTheStatusLineToTheUser) {
   // Auto-run is on and there is no runner: each compile's variant says why
   // it was not run, but the status line keeps what the user last did (a
