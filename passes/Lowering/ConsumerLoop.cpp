@@ -339,6 +339,8 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
     }
     return outside.lookup(v);
   }
+  assert((back == 0 || static_cast<int64_t>(hist.lookup(def).size()) >= back) &&
+         "a carried value read further back than its copies");
   Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
   // Source iteration 0 reads a loop-carried value as the loop's init. When
   // the unit making it runs in a later kernel iteration than its first, its
@@ -598,7 +600,9 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     SmallVector<std::pair<Value, int64_t>> where;
     for (Value v : u.tied) {
       auto [def, back] = p.resolve(v, u);
-      Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
+      assert((back == 0 || static_cast<int64_t>(hist.lookup(def).size()) >= back) &&
+         "a carried value read further back than its copies");
+  Frag f = back == 0 ? cur.lookup(def) : hist.lookup(def)[back - 1];
       regs.append(f.elems.begin(), f.elems.end());
       where.push_back({def, back});
     }
@@ -648,7 +652,12 @@ void ConsumerEmitter::emitUnit(BodyUnit &u, Value kit) {
     if (int i = passesInitAs(r, u); i >= 0) {
       curSrc = src;
       local.clear();
-      Frag init = exportForm(r, lookup(p.loop.getRegionIterArgs()[i], &u));
+      // An iter_arg the body never reads has no carried copies to look
+      // through (lookup read past the end of its history): its init is the
+      // value itself.
+      Value arg = p.loop.getRegionIterArgs()[i];
+      Frag init = exportForm(r, arg.use_empty() ? outside.lookup(p.loop.getInitArgs()[i])
+                                                : lookup(arg, &u));
       local.clear();
       prev.append(init.elems.begin(), init.elems.end());
       continue;

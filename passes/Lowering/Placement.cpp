@@ -125,16 +125,6 @@ LogicalResult Placer::run() {
       failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))
     return failure();
-  // A carried value whose iter_arg the loop never reads, with the loads in
-  // the consumers' own warp group, crashed the consumer emitter (found
-  // 2026-11-28, not yet understood): refused until it is lowered.
-  if (p.producerGroup < 0)
-    for (BlockArgument arg : p.loop.getRegionIterArgs())
-      if (arg.use_empty())
-        return refuse(p.loop, "loop-carried value #")
-               << arg.getArgNumber() - 1
-               << " is never read in the loop, which is not lowered without a producer warp "
-                  "group yet: give the loads a warp group of their own, or read it";
   if (p.teams > 1 && !p.loopStores.empty())
     return refuse(p.loopStores.front(), "a tile.store in the loop of ping-pong consumers is not "
                                         "lowered: choose cooperative, or store after the loop");
