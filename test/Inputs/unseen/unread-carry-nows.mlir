@@ -1,13 +1,14 @@
 // A loop without a producer warp group carrying a value its body never reads (the last
 // iteration's, stored after the loop): it crashed the consumer emitter (the init of the unit
-// that makes it was looked up through carried copies it does not have); lowered since.
+// that makes it was looked up through carried copies it does not have); lowered since. Each
+// program stores its slab's last tile as row block p of Y.
 // A pipelined stream with stores in the loop: each program walks its slab of 4096 rows in tiles
 // of 128 x 128, Y = SiLU(X) in bf16 and each row's sum of Y in f32, stored every iteration by the
 // consumers through the staging slots while the producer loads ahead.
 module {
   func.func @silu_stream(
       %X: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[R] -> (R, 128)>},
-      %Y: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[R] -> (R, 128)>},
+      %Y: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[R] -> ((R ceildiv 4096) * 128, 128)>},
       %S: !tile.desc<128xf32> {tile.shape = affine_map<()[R] -> (R)>},
       %R: index {tile.size = "R"})
       attributes {tile.kernel, tile.grid = affine_map<()[R] -> (R ceildiv 4096)>,
@@ -37,7 +38,8 @@ module {
       scf.yield %y : tensor<128x128xf32>
     }
     %lb = arith.truncf %last : tensor<128x128xf32> to tensor<128x128xbf16>
-    tile.store %Y[%r0, %c0], %lb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    %y0 = arith.muli %p, %c128 : index
+    tile.store %Y[%y0, %c0], %lb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
     return
   }
 }
