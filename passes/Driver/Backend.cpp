@@ -74,6 +74,8 @@ double millisSince(Clock::time_point t) {
 }
 } // namespace
 
+static std::string findPtxas(llvm::StringRef preferred);
+
 /// CUDA's libdevice.10.bc: under $CUDA_HOME or $CUDA_PATH, beside the ptxas
 /// on the PATH, or in /usr/local/cuda; read once.
 static const llvm::MemoryBuffer *libdevice(std::string &where) {
@@ -85,8 +87,8 @@ static const llvm::MemoryBuffer *libdevice(std::string &where) {
     for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
       if (std::optional<std::string> v = llvm::sys::Process::GetEnv(var))
         roots.push_back(*v);
-    if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
-      roots.push_back(llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str());
+    if (std::string ptxas = findPtxas(""); !ptxas.empty())
+      roots.push_back(llvm::sys::path::parent_path(llvm::sys::path::parent_path(ptxas)).str());
     roots.push_back("/usr/local/cuda");
     for (const std::string &root : roots) {
       llvm::SmallString<256> path(root);
