@@ -192,8 +192,11 @@ _variants = {}
 def variant(name):
     """A generated variant's (IR file, schedule file or None), written once."""
     if not _variants:
+        import atexit
+        import shutil
         import tempfile
         where = tempfile.mkdtemp(prefix="stagecraft-variants-")
+        atexit.register(shutil.rmtree, where, ignore_errors=True)
         subprocess.run([sys.executable, os.path.join(ROOT, "test", "variants", "make_variants.py"),
                         where, "--set", "all"], check=True, capture_output=True)
         for e in json.load(open(os.path.join(where, "variants.json"))):

@@ -205,13 +205,15 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       "math.fma",      "math.absf",     "math.copysign", "math.floor",     "math.ceil",
       "math.round",    "math.trunc",    "math.roundeven", "math.isnan",   "math.isinf",
       "math.isfinite", "tile.mask"};
+  // Two FMA-pipe ops (a min and a max: Normalize.cpp expands it).
+  static const std::set<std::string> fma2Class = {"math.clampf"};
   // 32-bit integer ops: the INT32 pipe, half the FP32 rate on sm_90, beside
   // it (an issue slot each, as any instruction).
   static const std::set<std::string> intClass = {
       "arith.addi",  "arith.subi",  "arith.muli",  "arith.andi",  "arith.ori",
       "arith.xori",  "arith.shli",  "arith.shrsi", "arith.shrui", "arith.cmpi",
       "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui", "math.absi",
-      "tile.iota"};
+      "math.ctpop",  "math.ctlz",   "math.cttz",   "tile.iota"};
   static const std::set<std::string> intDivClass = {
       "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
       "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
@@ -230,7 +232,11 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       {"math.sinh", {1, 21}},  {"math.cosh", {1, 13}},  {"math.asinh", {2, 36}},
       {"math.acosh", {1, 37}}, {"math.atanh", {1, 32}}, {"math.expm1", {1, 23}},
       {"math.log1p", {0, 24}}, {"math.log10", {0, 24}}, {"math.cbrt", {2, 12}},
-      {"math.powf", {2, 60}},  {"arith.remf", {1, 40}}};
+      {"math.powf", {2, 60}},  {"arith.remf", {1, 40}},
+      // Expanded before lowering (passes/Lowering/Normalize.cpp): a sin and a
+      // cos; a powf of the converted power (a constant power's multiplies
+      // cost less: the common case is costed).
+      {"math.sincos", {0, 50}}, {"math.fpowi", {2, 62}}};
   // Float width changes: packed in pairs (cvt.rn.bf16x2.f32), one conversion
   // unit per element.
   static const std::set<std::string> convertClass = {"arith.truncf", "arith.extf"};
@@ -245,6 +251,10 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
   std::string n = name.str();
   if (fmaClass.count(n)) {
     w.fma += e;
+    return true;
+  }
+  if (fma2Class.count(n)) {
+    w.fma += 2 * e;
     return true;
   }
   if (intClass.count(n)) {

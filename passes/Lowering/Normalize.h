@@ -15,7 +15,11 @@ namespace stagecraft::lowering {
 ///  - `arith.select %c, %a, %b` on tensors with a scalar i1 condition (a
 ///    first-iteration test) selects with `tensor.splat %c`: the element-wise
 ///    patterns read every operand as a tile. The splat takes the select's
-///    schedule, so the board's units are unchanged.
+///    schedule, so the board's units are unchanged;
+///  - a few ops on tiles are expanded by MLIR's own patterns into ops the
+///    element-wise patterns take (math.clampf, math.fpowi, math.sincos,
+///    arith.ceildivsi/ceildivui/floordivsi), each new op in the expanded
+///    op's unit.
 void normalizeKernel(mlir::func::FuncOp kernel);
 
 } // namespace stagecraft::lowering

@@ -7,6 +7,7 @@
 #include "core/Schedule/ScheduleIR.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 #include <map>
@@ -398,8 +399,17 @@ LogicalResult Placer::checkOutside() {
       if (isa<DotOp>(op))
         return refuse(&op, "a tile.dot outside the pipelined loop is not lowered (only the "
                            "loop's dots run on the tensor cores)");
-      if (op.getNumResults() == 1 && !isTensor(op.getResult(0)))
-        continue; // scalar math, lowered where used
+      if (op.getNumResults() == 1 && !isTensor(op.getResult(0))) {
+        // Scalar math, lowered where used: math ops through the element-wise
+        // table on f32, i32 or i1 (ScalarLowering.cpp), arith by its own
+        // conversion.
+        Type t = op.getResult(0).getType();
+        if (isa<math::MathDialect>(op.getDialect()) &&
+            (!findScalarFn(&op) || !(t.isF32() || t.isInteger(32) || t.isInteger(1))))
+          return refuse(&op, "'") << op.getName() << "' on a scalar of type " << t << " "
+                                  << kNoLowering;
+        continue;
+      }
       if (op.getNumResults() == 1 && findPattern(&op)) {
         if (p.tileLoop && !perTile && afterLoop)
           return refuse(&op, "register math after a persistent kernel's tile loop has no tile "
@@ -564,7 +574,7 @@ LogicalResult Placer::checkDot(DotOp d) {
 
 LogicalResult Placer::inferLayout(Operation *op) {
   // Every op with a tensor result lowers through one pattern, which makes
-  // one result (math.sincos's two have none).
+  // one result (an op of several tensor results has none).
   if (op->getNumResults() > 1 && llvm::any_of(op->getResults(), isTensor))
     return refuse(op, "'") << op->getName() << "' " << kNoLowering;
   if (op->getNumResults() != 1 || !isTensor(op->getResult(0)))

@@ -5,6 +5,7 @@
 #include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
@@ -109,8 +110,12 @@ Value stagecraft::lowering::lowerScalar(hopper::Emitter &e, Value v, IRMapping &
     SmallVector<Value> operands;
     for (Value o : def->getOperands())
       operands.push_back(lowerScalar(e, o, map, sources));
-    if (const ScalarFn *fn = findScalarFn(def); fn && !def->getResult(0).getType().isIndex() &&
-                                                 def->getResult(0).getType().isF32()) {
+    // f32 math through the element-wise table (the kernel's fast forms);
+    // math ops on i32 and i1 too (Placement checked the types); other
+    // arith ops as they are, for arith's own conversion.
+    Type t = def->getResult(0).getType();
+    if (const ScalarFn *fn = findScalarFn(def);
+        fn && (t.isF32() || isa<math::MathDialect>(def->getDialect()))) {
       result = (*fn)(e.b, e.loc, def, operands, sources.fast);
     } else {
       OperationState state(def->getLoc(), def->getName(), operands,

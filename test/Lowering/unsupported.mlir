@@ -70,3 +70,33 @@ func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64
   tile.store %C[%c0, %c0], %t : !tile.desc<64x64xf32>, tensor<64x64xf32>
   return
 }
+
+// -----
+
+// Scalar math the element-wise table has no function for (math.ipowi) is refused at the op
+// (it failed at LLVM translation, naming a missing dialect interface).
+func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 256)>},
+             %C: !tile.desc<64x64xf32> {tile.shape = affine_map<()[N] -> (N, 64)>},
+             %N: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (N ceildiv 64)>,
+                tile.defaults = {N = 256 : i64}, tile.warpgroups = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %pid = tile.program_id 0 : index
+  %m0 = arith.muli %pid, %c64 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %z) -> (tensor<64x64xf32>) {
+    %a = tile.load %A[%m0, %k] : !tile.desc<64x64xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %a, %a, %acc {transpose_b} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %pi = arith.index_cast %pid : index to i32
+  // expected-error @+1 {{'math.ipowi' on a scalar of type 'i32' has no lowering}}
+  %p = math.ipowi %pi, %pi : i32
+  %pf = arith.sitofp %p : i32 to f32
+  %sp = tensor.splat %pf : tensor<64x64xf32>
+  %o = arith.mulf %r, %sp : tensor<64x64xf32>
+  tile.store %C[%m0, %c0], %o : !tile.desc<64x64xf32>, tensor<64x64xf32>
+  return
+}

@@ -23,9 +23,24 @@ std::string test::readAsset(const std::string &name) {
   return ss.str();
 }
 
+namespace {
+/// This process's directory of test files, removed when the process exits
+/// (each ctest case is a process of its own; a forked child leaves it be).
+struct ProcessTempRoot {
+  pid_t owner = getpid();
+  fs::path path = fs::temp_directory_path() /
+                  ("stagecraft-app-test-" + std::to_string(getpid()));
+  ~ProcessTempRoot() {
+    std::error_code ec;
+    if (getpid() == owner)
+      fs::remove_all(path, ec);
+  }
+};
+} // namespace
+
 std::string test::tempDir(const std::string &tag) {
-  fs::path p = fs::temp_directory_path() /
-               ("stagecraft-app-test-" + std::to_string(getpid())) / tag;
+  static ProcessTempRoot root;
+  fs::path p = root.path / tag;
   fs::remove_all(p);
   fs::create_directories(p);
   return p.string();

@@ -30,7 +30,9 @@ CUDA_INCLUDE = os.environ["CUDA_INCLUDE_DIR"]
 NVCC = os.environ["NVCC"]
 CXX = os.environ.get("CXX", "c++")
 
-WORK = tempfile.mkdtemp(prefix="stagecraft-export-test-")
+# Made in setUpModule, not at import: the mock-driver scripts import this module for its fakes,
+# and a directory made at import would be left behind by every one of them.
+WORK = None
 
 
 def export(asset, package, *extra):
@@ -53,7 +55,8 @@ def write(path, text):
 
 
 def setUpModule():
-    global ATTN, GEMM
+    global ATTN, GEMM, WORK
+    WORK = tempfile.mkdtemp(prefix="stagecraft-export-test-")
     ATTN = export("attention_fwd_d128.mlir", "attn")
     GEMM = export("gemm.mlir", "gemm")
     sys.path.insert(0, WORK)

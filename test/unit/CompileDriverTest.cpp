@@ -26,6 +26,7 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <thread>
+#include <vector>
 
 using namespace stagecraft;
 
@@ -50,10 +51,22 @@ CompileOptions noCubin() {
   return o;
 }
 
+/// The directories of the fake ptxas scripts, removed when the test process
+/// exits.
+struct FakePtxasDirs {
+  std::vector<std::string> dirs;
+  ~FakePtxasDirs() {
+    for (const std::string &d : dirs)
+      llvm::sys::fs::remove_directories(d, /*IgnoreErrors=*/true);
+  }
+};
+
 /// A shell script standing in for ptxas; returns its path.
 std::string fakePtxas(const std::string &name, const std::string &body) {
+  static FakePtxasDirs made;
   llvm::SmallString<128> dir;
   EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("stagecraft-driver-test", dir));
+  made.dirs.push_back(dir.str().str());
   std::string path = (dir + "/" + name).str();
   std::ofstream(path) << "#!/bin/sh\n" << body;
   chmod(path.c_str(), 0755);

@@ -196,6 +196,21 @@ const llvm::StringMap<ScalarFn> &table() {
     m["math.copysign"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
       return LLVM::CopySignOp::create(b, loc, x[0], x[1]).getResult();
     };
+    // Integer bit counts and magnitude on i32 tiles: one instruction each
+    // (popc, clz, brev + clz, abs), exact in kernel and reference. A zero
+    // counts 32 leading or trailing zeros, as math.ctlz and math.cttz say.
+    m["math.ctpop"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::CtPopOp::create(b, loc, x[0].getType(), x[0]).getResult();
+    };
+    m["math.ctlz"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::CountLeadingZerosOp::create(b, loc, x[0].getType(), x[0], false).getResult();
+    };
+    m["math.cttz"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::CountTrailingZerosOp::create(b, loc, x[0].getType(), x[0], false).getResult();
+    };
+    m["math.absi"] = [](OpBuilder &b, Location loc, Operation *, ValueRange x, bool) {
+      return LLVM::AbsOp::create(b, loc, x[0].getType(), x[0], false).getResult();
+    };
     for (const LibdeviceMath &f : kLibdeviceMath)
       m[f.op] = [f](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) -> Value {
         if (fast)
