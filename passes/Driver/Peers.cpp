@@ -294,6 +294,10 @@ std::optional<AttentionPeer> stagecraft::matchAttentionPeer(func::FuncOp kernel)
     return std::nullopt;
   StoreOp store;
   kernel.walk([&](StoreOp s) { store = s; });
+  // The peers write O in 16 bits (or f32): an FP8 O has none to compare with.
+  Type out = store.getDesc().getType().getElementType();
+  if (!(out.isBF16() || out.isF16() || out.isF32()))
+    return std::nullopt;
   AttentionPeer p;
   p.q = argOf(q.getDesc());
   p.k = argOf(k.getDesc());

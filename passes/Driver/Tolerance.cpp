@@ -20,7 +20,9 @@
 //   norm-wise relative error <= 2.5 u + 4 acc (at least 1e-5),
 //   max relative error       <= 16 u + 16 acc (at least 1e-4).
 // For a bf16 output that is 1.0e-2 and 6.3e-2: a real bug (a missed tile, a
-// wrong index) lands at 1e-1 or worse.
+// wrong index) lands at 1e-1 or worse. Values rounded to FP8 (2^-4 e4m3,
+// 2^-3 e5m2) are not counted in u: kernel and reference round to the same
+// grid and differ by a step only where they straddle a boundary (below).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Driver/Manifest.h"
@@ -76,13 +78,17 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
     if (isFp8(cast<RankedTensorType>(dot->getOperand(0).getType()).getElementType()))
       longestFp8 = std::max(longestFp8, fresh ? k : l);
   };
-  std::string roundedBy = "f32";
+  std::string roundedBy = "f32", fp8Type;
+  double uFp8 = 0;
   for (Value v : slice) {
     Operation *def = v.getDefiningOp();
     if (!def || isa<LoadOp, scf::ForOp>(def))
       continue; // inputs are read alike by both; loops pass values through
     Type t = cast<RankedTensorType>(v.getType()).getElementType();
-    if (isa<FloatType>(t)) {
+    if (isFp8(t)) {
+      uFp8 = std::max(uFp8, std::ldexp(1.0, -lowering::mantissaBits(t)));
+      llvm::raw_string_ostream(fp8Type = "") << t;
+    } else if (isa<FloatType>(t)) {
       double ut = std::ldexp(1.0, -lowering::mantissaBits(t));
       if (ut > u) {
         u = ut;
@@ -108,6 +114,19 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   t.normRel = std::max(2.5 * u + 4 * std::max(acc, accFp8), 1e-5);
   t.maxRel = std::max(16 * u + 16 * std::max(acc, accFp8), 1e-4);
   t.basis = llvm::formatv("values rounded to {0}; reductions up to {1}", roundedBy, longest).str();
+  if (uFp8 > 0) {
+    // Rounded to FP8 (a quantized output): both round the same value to the
+    // same grid, so they differ only where their values, `normRel` apart,
+    // straddle a rounding boundary, by one FP8 step (2 uFp8 relative): a
+    // fraction normRel / (2 uFp8) of the elements, sqrt(2 normRel uFp8)
+    // norm-wise (taken twice), one step at the largest magnitude at most.
+    t.normRel += 2 * std::sqrt(2 * t.normRel * uFp8);
+    t.maxRel += 2 * uFp8;
+    t.basis += llvm::formatv("; rounded to {0} (one step apart where kernel and reference "
+                             "straddle a rounding boundary)",
+                             fp8Type)
+                   .str();
+  }
   if (longestFp8 > 0)
     t.basis += llvm::formatv("; fp8 dots up to {0} deep, accumulated with 13 mantissa bits a "
                              "32-deep step",

@@ -645,8 +645,8 @@ LogicalResult Placer::checkStoreTarget(StoreOp s) {
   if (!arg || arg.getOwner() != &p.kernel.getBody().front())
     return refuse(s, "the descriptor must be a kernel argument");
   Type elem = s.getDesc().getType().getElementType();
-  if (!(elem.isF32() || elem.isBF16() || elem.isF16()))
-    return refuse(s, "stored tiles must be f32, bf16 or f16, got ") << elem;
+  if (!(elem.isF32() || elem.isBF16() || elem.isF16() || isFp8(elem)))
+    return refuse(s, "stored tiles must be f32, bf16, f16 or FP8 (e4m3, e5m2), got ") << elem;
   return success();
 }
 
@@ -745,9 +745,11 @@ LogicalResult Placer::checkShapes() {
       Type e = t.getElementType();
       if (isa<IntegerType>(e) && !e.isInteger(1) && !e.isInteger(32))
         return refuse(op, "integer tiles must be i1 or i32, got ") << e;
-      if ((isFp8(e) || isScaleType(e)) && !isa<LoadOp>(op))
-        return refuse(op, "FP8 and e8m0 tiles are only loaded (dots and tile.upcast read them); "
-                          "computed tiles must be f32, bf16 or f16, got ")
+      // Computed FP8 tiles are carried in f32 and rounded where read (a
+      // quantized output, a fake quantization); e8m0 scales are only loaded.
+      if (isScaleType(e) && !isa<LoadOp>(op))
+        return refuse(op, "e8m0 tiles are only loaded (tile.upcast and tile.dot_scaled read "
+                          "them); computed tiles must be f32, bf16, f16 or FP8, got ")
                << e;
       if (isa<FloatType>(e) && !(e.isF32() || e.isBF16() || e.isF16() || isFp8(e) ||
                                  isScaleType(e)))

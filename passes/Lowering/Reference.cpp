@@ -154,7 +154,7 @@ void ReferenceLowering::forEach(Value result, const std::function<Value(ValueRan
     Value v = body(index);
     Type elem = t.getElementType();
     if (isa<FloatType>(elem))
-      v = roundTo(b, loc, v, elem);
+      v = roundTo(b, loc, v, elem, /*reference=*/true);
     else if (v.getType().isInteger(1))
       v = arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
     LLVM::StoreOp::create(b, loc, v, slotAddress(result, linearize(index, t.getShape())));
@@ -245,10 +245,10 @@ LogicalResult ReferenceLowering::lowerOp(Operation &op) {
     return op.emitError("tile-lower-reference: '") << op.getName() << "' is not lowered";
   for (Value r : op.getResults())
     if (auto t = dyn_cast<RankedTensorType>(r.getType());
-        t && isByteFloat(t.getElementType()) && !isa<LoadOp>(op))
+        t && isScaleType(t.getElementType()) && !isa<LoadOp>(op))
       return op.emitError("tile-lower-reference: '")
              << op.getName() << "' computes a " << t.getElementType()
-             << " tile; FP8 and e8m0 tiles are only loaded";
+             << " tile; e8m0 tiles are only loaded";
   if (auto load = dyn_cast<LoadOp>(op)) {
     emitReferenceLoad(load, *this, *this);
     return success();

@@ -16,9 +16,12 @@ Type stagecraft::lowering::carrierType(Type elementType) {
   return IntegerType::get(ctx, 32);
 }
 
-Value stagecraft::lowering::roundTo(OpBuilder &b, Location loc, Value v, Type type) {
-  // 1-byte floats are only ever loaded (placement and the reference refuse
-  // computing them): their values are exact already.
+Value stagecraft::lowering::roundTo(OpBuilder &b, Location loc, Value v, Type type,
+                                    bool reference) {
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return roundToFp8(b, loc, v, type, reference);
+  // e8m0 scales are only ever loaded (placement refuses computing them):
+  // their values are exact already.
   if (!isa<FloatType>(type) || type.isF32() || isByteFloat(type))
     return v;
   Value narrow = LLVM::FPTruncOp::create(b, loc, type, v);

@@ -1,7 +1,7 @@
 //===- Fp8.cpp - FP8 and e8m0 values in the lowerings ---------------------===//
 //
 // Exact byte -> f32 conversions without PTX's cvt (the reference and the
-// kernel share them), by way of f16 bit patterns:
+// kernel share them: a decoding, not a rounding), by way of f16 bit patterns:
 //  - e5m2 is the upper byte of an f16 (same exponent bias 15): f16 bits = b << 8;
 //  - e4m3fn (bias 7) moved into an f16's fields, sign << 15 | (b & 0x7f) << 7,
 //    is the value times 2^-8, subnormals included; 0x7f / 0xff is NaN (e4m3fn
@@ -85,6 +85,45 @@ std::pair<Value, Value> stagecraft::lowering::fp8PairToF32(OpBuilder &b, Locatio
     return LLVM::FPExtOp::create(b, loc, b.getF32Type(), x);
   };
   return {half(0), half(1)};
+}
+
+Value stagecraft::lowering::f32PairToFp8(OpBuilder &b, Location loc, Value lo, Value hi,
+                                         Type type) {
+  // The instruction's first source goes to the upper byte.
+  StringRef name = isa<Float8E5M2Type>(type) ? "llvm.nvvm.ff.to.e5m2x2.rn"
+                                             : "llvm.nvvm.ff.to.e4m3x2.rn";
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getI16Type(), b.getStringAttr(name),
+                                       ValueRange{hi, lo})
+      .getResult(0);
+}
+
+Value stagecraft::lowering::roundToFp8(OpBuilder &b, Location loc, Value v, Type type,
+                                       bool reference) {
+  if (!reference) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    return byteFloatToF32(b, loc, f32PairToFp8(b, loc, v, zero, type), type);
+  }
+  bool e5m2 = isa<Float8E5M2Type>(type);
+  int mantissa = e5m2 ? 2 : 3, minExponent = e5m2 ? -14 : -6;
+  float largest = e5m2 ? 57344.0f : 448.0f;
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto ci = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32).getResult(); };
+  auto cf = [&](float x) { return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(x)).getResult(); };
+  // The binade's exponent from v's bits (f32 subnormals are far below
+  // FP8's smallest normal, so their exponent field 0 clamps like any).
+  Value bits = arith::BitcastOp::create(b, loc, i32, v);
+  Value field = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, ci(23)), ci(0xFF));
+  Value e = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, field, ci(127)),
+                                   ci(minExponent));
+  // quantum = 2^(e - m), built from its exponent field (e - m >= -17: normal).
+  Value quantum = arith::BitcastOp::create(
+      b, loc, f32, arith::ShLIOp::create(b, loc, arith::AddIOp::create(b, loc, e, ci(127 - mantissa)), ci(23)));
+  Value steps = LLVM::RoundEvenOp::create(b, loc, arith::DivFOp::create(b, loc, v, quantum));
+  Value r = arith::MulFOp::create(b, loc, steps, quantum);
+  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                    LLVM::FAbsOp::create(b, loc, r), cf(largest));
+  Value saturated = LLVM::CopySignOp::create(b, loc, cf(largest), v);
+  return arith::SelectOp::create(b, loc, big, saturated, r);
 }
 
 Value stagecraft::lowering::loadedToF32(OpBuilder &b, Location loc, Value loaded, Type type) {

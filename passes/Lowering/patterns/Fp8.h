@@ -30,6 +30,21 @@ mlir::Value byteFloatToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value b
 /// The pipelined kernels' fast form of byteFloatToF32 (same values).
 std::pair<mlir::Value, mlir::Value> fp8PairToF32(mlir::OpBuilder &b, mlir::Location loc,
                                                  mlir::Value pair, mlir::Type type);
+/// Two f32 values rounded to FP8 `type` (f8E4M3FN or f8E5M2) and packed, `lo`
+/// in the low byte of the i16: cvt.rn.satfinite.{e4m3,e5m2}x2.f32 (sm_89+),
+/// to nearest even, magnitudes past the largest finite value (infinities
+/// too) saturating to it, as CUTLASS's and Transformer Engine's epilogues
+/// convert; NaN stays NaN. The pipelined kernels' conversion.
+mlir::Value f32PairToFp8(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lo,
+                         mlir::Value hi, mlir::Type type);
+/// `v` (f32) rounded to FP8 `type` as f32, with the semantics above. The
+/// kernel's (`reference` false) converts by cvt and back; the reference's
+/// computes it on its own: the quantum 2^(e - m) of v's binade (e at least
+/// the format's smallest normal exponent, so subnormals round alike, m its
+/// mantissa bits), v / quantum rounded to even (exact: powers of two), the
+/// result saturated. So a store or a rounding of FP8 is checked, not shared.
+mlir::Value roundToFp8(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       mlir::Type type, bool reference);
 /// A value loaded from memory as `memoryType(type)` made its carrier (f32;
 /// i32 as it is).
 mlir::Value loadedToF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value loaded,

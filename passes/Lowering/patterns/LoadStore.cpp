@@ -166,7 +166,11 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
   Type elem = desc.getElementType();
   SmemTile t = SmemTile::of(desc);
   int64_t eb = t.elemBytes;
-  auto convert = [&](Value v) {
+  bool fp8 = isFp8(elem);
+  auto convert = [&](Value v) -> Value {
+    if (fp8) // the low byte of the pair (v, 0)
+      return LLVM::TruncOp::create(e.b, e.loc, e.b.getI8Type(),
+                                   f32PairToFp8(e.b, e.loc, v, arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f)), elem));
     return elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
   };
   if (shape.size() == 2) {
@@ -188,6 +192,14 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
       Value row = ctx.rowOf(tile, el);
       Value col = e.sub(ctx.colOf(tile, el), e.c32(panel * t.panelCols));
       Value ptr = e.smemPtr(e.add(slot, smemElementOffset(e, one, row, col)));
+      if (fp8) {
+        // Two neighbouring FP8 columns: one cvt and a 2-byte store (their
+        // byte offsets differ by one in any swizzle: 16-byte chunks).
+        Value lo = value.elems[sourceElement(value.layout, tile, el, ctx.geom)];
+        Value hi = value.elems[sourceElement(value.layout, tile, el + 1, ctx.geom)];
+        LLVM::StoreOp::create(e.b, e.loc, f32PairToFp8(e.b, e.loc, lo, hi, elem), ptr);
+        continue;
+      }
       // Two neighbouring f32 columns: one 8-byte store.
       auto vec = VectorType::get({2}, e.f32());
       Value v = LLVM::UndefOp::create(e.b, e.loc, vec);
@@ -288,10 +300,13 @@ void stagecraft::lowering::emitReferenceStore(StoreOp store, ReferenceContext &c
     GlobalElement g = globalElement(e, ctx, mem, store.getDesc(), store.getCoords(), index);
     e.ifThen(g.inBounds, [&] {
       Value x = ctx.element(store.getValue(), index);
-      if (!elem.isF32())
+      if (isFp8(elem)) // already rounded (roundTo): an exact conversion to its byte
+        x = LLVM::TruncOp::create(e.b, e.loc, e.b.getI8Type(),
+                                  f32PairToFp8(e.b, e.loc, x, arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f)), elem));
+      else if (!elem.isF32())
         x = LLVM::FPTruncOp::create(e.b, e.loc, elem, x);
       LLVM::StoreOp::create(e.b, e.loc, x,
-                            elementPtr(e, mem.pointer(store.getDesc()), elem, g.linear));
+                            elementPtr(e, mem.pointer(store.getDesc()), memoryType(elem), g.linear));
     });
   });
 }

@@ -32,9 +32,11 @@ namespace stagecraft::lowering {
 /// The element carrier type of a tensor element type in registers: f32 for
 /// floats, i1 for i1, i32 for other integers.
 mlir::Type carrierType(mlir::Type elementType);
-/// `v` (f32) rounded to `type` (bf16, f16) and back; `v` for f32.
+/// `v` (f32) rounded to `type` (bf16, f16, FP8) and back; `v` for f32 and
+/// e8m0 (only loaded: exact). FP8 rounds as Fp8.h's roundToFp8: the
+/// reference's (`reference`) on its own, the kernel's by cvt.
 mlir::Value roundTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
-                    mlir::Type type);
+                    mlir::Type type, bool reference = false);
 /// Mantissa bits (with the implicit one) of a float type: 8 for bf16, 11
 /// for f16, 24 for f32.
 int mantissaBits(mlir::Type type);
