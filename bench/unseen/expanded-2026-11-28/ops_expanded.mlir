@@ -28,7 +28,8 @@ func.func @ex(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 2
   %three = arith.constant dense<3> : tensor<64x64xi32>
   %cols = tile.iota %c0, dim = 1 : tensor<64x64xi32>
   %p3 = math.fpowi %r, %three : tensor<64x64xf32>, tensor<64x64xi32>
-  %pc = math.fpowi %p3, %cols : tensor<64x64xf32>, tensor<64x64xi32>
+  %cm = arith.remsi %cols, %three : tensor<64x64xi32>
+  %pc = math.fpowi %p3, %cm : tensor<64x64xf32>, tensor<64x64xi32>
   %sin, %cos = math.sincos %pc : tensor<64x64xf32>
   %sc = arith.addf %sin, %cos : tensor<64x64xf32>
   tile.store %C[%m0, %c0], %sc : !tile.desc<64x64xf32>, tensor<64x64xf32>
