@@ -729,6 +729,38 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
            {grp}});
     r.registers.push_back(gr);
   }
+
+  // Each dot's wgmma must fit the registers a thread launches with.
+  int64_t allThreads = 0;
+  for (const GroupRegisters &gr : budgets)
+    allThreads += gr.threads;
+  int64_t launch = r.launchRegisters > 0 ? r.launchRegisters
+                                         : launchRegisterLimit(allThreads, limits);
+  if (limits.wgmmaOperandRegs > 0)
+    for (const LoopValue &v : g.values) {
+      const LoopOp &op = g.ops[v.defOp];
+      if (op.opName != "tile.dot")
+        continue;
+      int64_t grp = p.sched[op.unit].group;
+      auto gr = llvm::find_if(budgets, [&](const GroupRegisters &b) { return b.group == grp; });
+      if (gr == budgets.end() || gr->producer)
+        continue;
+      int64_t sharing = r.consumers == Consumers::PingPong ? 128 : gr->threads;
+      int64_t acc = ceilDiv(v.bytes, 4 * sharing), need = acc + limits.wgmmaOperandRegs;
+      if (need <= launch)
+        continue;
+      const Unit &u = g.units[op.unit];
+      r.violations.push_back(
+          {Rule::Registers, u.name, "", op.location.empty() ? u.location : op.location,
+           formatv("{0}'s wgmma holds {1} accumulator registers a thread, about {2} with its "
+                   "operands, but ptxas compiles it within the {3} registers a thread "
+                   "launches with ({4} / {5} threads; a later setmaxnreg.inc does not count): "
+                   "ptxas would fail (C7602, insufficient registers). Use fewer warp groups "
+                   "(a block of 384 threads launches with 168) or a narrower dot.",
+                   u.name, acc, need, launch, limits.regsPerSM, allThreads)
+               .str(),
+           {grp}});
+    }
 }
 
 ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,

@@ -73,6 +73,14 @@ struct TargetLimits {
   int64_t minSetMaxNReg = 24, maxSetMaxNReg = 256, regGranularity = 8;
   int64_t regOverhead = 32;         // addresses, indices, loop state
   int64_t barrierAreaBytes = 1024; // every ring's full and empty mbarriers
+  /// ptxas compiles a wgmma within the registers a thread launches with
+  /// (65536 / block threads; a setmaxnreg.inc later does not count): its f32
+  /// accumulators plus about this many for its operands, descriptors and
+  /// predicate. Measured: a 64x256 accumulator (128 registers) in a block of
+  /// 512 threads (128 at launch) fails with C7602 "Insufficient registers
+  /// (128) ... register target of 154". 0: not checked (sm_100a's MMAs
+  /// accumulate in tensor memory).
+  int64_t wgmmaOperandRegs = 26;
   /// The GPU the limits are of, as messages name it.
   const char *gpu = "Hopper";
   /// tile.dot_scaled runs as one block-scaled MMA (sm_100a's tcgen05): no
@@ -84,6 +92,7 @@ struct TargetLimits {
     TargetLimits l;
     l.gpu = "sm_100a";
     l.blockScaledMma = true;
+    l.wgmmaOperandRegs = 0;
     return l;
   }
 };

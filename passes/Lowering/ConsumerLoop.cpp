@@ -878,6 +878,11 @@ void ConsumerEmitter::run() {
         local.clear();
         evalOp(&op);
         outside[op.getResult(0)] = local[op.getResult(0)];
+      } else if (isa<LoadOp>(op) && llvm::is_contained(p.loop.getInitArgs(), op.getResult(0))) {
+        // A loaded tile the loop starts a carried value from (C += A B^T,
+        // a running sum continued): read into registers as the init.
+        local.clear();
+        outside[op.getResult(0)] = readLoaded(op.getResult(0), nullptr);
       }
     }
     local.clear();

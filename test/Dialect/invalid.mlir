@@ -268,3 +268,16 @@ func.func @f(%a: tensor<128x128xf8E4M3FN>, %sa: tensor<128x4xf8E8M0FNU>, %b: ten
 
 // expected-error @+1 {{tensor descriptor element type must be bf16, f16, f32, i32 (tables of indices), f8E4M3FN, f8E5M2 (FP8 operands) or f8E8M0FNU (block scales), got 'f8E4M3'}}
 func.func @f(%d: !tile.desc<64x64xf8E4M3>) { return }
+
+// -----
+
+// A kernel's name is a PTX symbol (NVPTX aborted on a '-', ptxas rejected a '.').
+// expected-error @+1 {{a kernel's name must be a PTX identifier: letters, digits, '_' or '$', not starting with a digit; got @"gemm-v2"}}
+func.func @"gemm-v2"(%n: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>, tile.defaults = {N = 1 : i64}} { return }
+
+// -----
+
+// expected-error @+1 {{a kernel's name must be a PTX identifier: letters, digits, '_' or '$', not starting with a digit; got @"gemm.x"}}
+func.func @"gemm.x"(%n: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>, tile.defaults = {N = 1 : i64}} { return }

@@ -24,7 +24,8 @@ func.func @k(%A: !tile.desc<128x128xf8E4M3FN> {tile.shape = affine_map<()[N] -> 
 
 // -----
 
-// An FP8 tile is only loaded: converting a computed tile to FP8 is refused.
+// An e8m0 tile is only loaded: converting a computed tile to e8m0 is refused (FP8 is
+// computed and stored: fp8-store.mlir).
 func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
              %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[N] -> (N, N)>},
              %N: index {tile.size = "N"})
@@ -38,9 +39,9 @@ func.func @k(%A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[N] -> (N, N
     %d = tile.dot %a, %a, %acc {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
     scf.yield %d : tensor<128x128xf32>
   }
-  // expected-error @+1 {{FP8 and e8m0 tiles are only loaded (dots and tile.upcast read them); computed tiles must be f32, bf16 or f16, got 'f8E4M3FN'}}
-  %f = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
-  %o = arith.extf %f : tensor<128x128xf8E4M3FN> to tensor<128x128xbf16>
+  // expected-error @+1 {{e8m0 tiles are only loaded (tile.upcast and tile.dot_scaled read them); computed tiles must be f32, bf16, f16 or FP8, got 'f8E8M0FNU'}}
+  %f = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf8E8M0FNU>
+  %o = arith.extf %f : tensor<128x128xf8E8M0FNU> to tensor<128x128xbf16>
   tile.store %C[%c0, %c0], %o : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
   return
 }

@@ -1,5 +1,5 @@
-// math.sincos after the loop: no lowering, said at the op (was, for math.sin: "outside the pipelined loop
-// is not lowered", as if it were lowered inside).
+// math.sincos after the loop: a math.sin and a math.cos (Normalize.cpp). (Once refused as
+// "outside the pipelined loop is not lowered", as if it were lowered inside.)
 func.func @k(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 64)>},
              %C: !tile.desc<64x64xf32> {tile.shape = affine_map<()[N] -> (64, 64)>},
              %N: index {tile.size = "N"})

@@ -24,6 +24,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("`tile.kernel` applies to func.func only");
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError("`tile.kernel` is a unit attribute");
+    // The kernel's name is a symbol of the PTX module (and of its
+    // reference, `NAME_reference`) and of the exported C++: a PTX identifier
+    // (letters, digits, '_' and '$', not starting with a digit). NVPTX
+    // aborts on other characters; a '.' reaches ptxas, which rejects it.
+    StringRef symbol = func.getSymName();
+    if (symbol.empty() || llvm::isDigit(symbol.front()) || llvm::any_of(symbol, [](char c) {
+          return !(llvm::isAlnum(c) || c == '_' || c == '$');
+        }))
+      return op->emitError("a kernel's name must be a PTX identifier: letters, digits, '_' or "
+                           "'$', not starting with a digit; got @\"")
+             << symbol << "\"";
     if (failed(checkChainDepth(func)))
       return failure();
     return KernelSignature::get(func);
