@@ -1,0 +1,44 @@
+// C = alpha A B^T + beta Cin, alpha/beta elements 0/1 of a 2-element f32 parameter tensor (read via a 4-element box)
+module {
+  func.func @g05_alpha_beta(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %AB: !tile.desc<4xf32> {tile.shape = affine_map<()[M, N, K] -> (2)>},
+      %Cin: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %cBK = arith.constant 64 : index
+    %cBM = arith.constant 128 : index
+    %cBN = arith.constant 128 : index
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %cBM : index
+    %n0 = arith.muli %pn, %cBN : index
+    %abt = tile.load %AB[%c0] : !tile.desc<4xf32> -> tensor<4xf32>
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %acc = scf.for %k = %c0 to %K step %cBK iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+      %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+      %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    }
+    %c1 = arith.constant 1 : index
+    %al = tensor.extract %abt[%c0] : tensor<4xf32>
+    %be = tensor.extract %abt[%c1] : tensor<4xf32>
+    %alt = tensor.splat %al : tensor<128x128xf32>
+    %bet = tensor.splat %be : tensor<128x128xf32>
+    %cin = tile.load %Cin[%m0, %n0] : !tile.desc<128x128xbf16> -> tensor<128x128xbf16>
+    %cinf = arith.extf %cin : tensor<128x128xbf16> to tensor<128x128xf32>
+    %x1 = arith.mulf %acc, %alt : tensor<128x128xf32>
+    %x2 = arith.mulf %cinf, %bet : tensor<128x128xf32>
+    %x = arith.addf %x1, %x2 : tensor<128x128xf32>
+    %cb = arith.truncf %x : tensor<128x128xf32> to tensor<128x128xbf16>
+    tile.store %C[%m0, %n0], %cb : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    return
+  }
+}

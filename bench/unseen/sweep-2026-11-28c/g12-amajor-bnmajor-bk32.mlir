@@ -1,0 +1,30 @@
+// C = A^T B with A [K, M] (transpose_a) and B [K, N], K step 32, f16 in, f32 out, K tail (K = 4000)
+module {
+  func.func @g12_amajor_bnmajor_bk32(
+      %A: !tile.desc<32x128xf16> {tile.shape = affine_map<()[M, N, K] -> (K, M)>},
+      %B: !tile.desc<32x128xf16> {tile.shape = affine_map<()[M, N, K] -> (K, N)>},
+      %C: !tile.desc<128x128xf32> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4000 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %cBK = arith.constant 32 : index
+    %cBM = arith.constant 128 : index
+    %cBN = arith.constant 128 : index
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %cBM : index
+    %n0 = arith.muli %pn, %cBN : index
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+    %acc = scf.for %k = %c0 to %K step %cBK iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+      %a = tile.load %A[%k, %m0] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<32x128xf16> -> tensor<32x128xf16>
+      %b = tile.load %B[%k, %n0] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<32x128xf16> -> tensor<32x128xf16>
+      %d = tile.dot %a, %b, %c {transpose_a, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<32x128xf16>, tensor<32x128xf16> -> tensor<128x128xf32>
+      scf.yield %d : tensor<128x128xf32>
+    }
+    tile.store %C[%m0, %n0], %acc : !tile.desc<128x128xf32>, tensor<128x128xf32>
+    return
+  }
+}
