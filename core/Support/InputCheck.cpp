@@ -1,6 +1,10 @@
 //===- InputCheck.cpp - refuse input the MLIR parser should not see -------===//
 #include "core/Support/InputCheck.h"
 
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -18,6 +22,9 @@ std::string stagecraft::checkInputText(llvm::StringRef text,
                          msg.str())
         .str();
   };
+  if (text.starts_with("\xEF\xBB\xBF"))
+    return at(1, 1, "the file starts with a UTF-8 byte order mark, which the MLIR parser "
+                    "does not take: save it without one");
   if (text.size() > limits.maxBytes)
     return at(1, 1, llvm::formatv("file is {0} MiB; loop IR files over {1} MiB "
                                   "are refused",
@@ -93,6 +100,43 @@ std::string stagecraft::checkUserFile(llvm::StringRef path, uint64_t maxBytes) {
                          st.getSize() >> 20, maxBytes >> 20)
         .str();
   return "";
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+stagecraft::readUserInput(llvm::StringRef path, std::string &error, uint64_t maxBytes) {
+  if (path != "-") {
+    if (std::string why = checkUserFile(path, maxBytes); !why.empty()) {
+      error = why;
+      return nullptr;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!buffer) {
+      error = (path + ": cannot read: " + buffer.getError().message()).str();
+      return nullptr;
+    }
+    return std::move(*buffer);
+  }
+  std::string text;
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(0, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error = std::string("<stdin>: cannot read: ") + std::strerror(errno);
+      return nullptr;
+    }
+    if (n == 0)
+      break;
+    text.append(chunk, static_cast<size_t>(n));
+    if (text.size() > maxBytes) {
+      error = llvm::formatv("<stdin>: more than {0} MiB; inputs over that are refused",
+                            maxBytes >> 20)
+                  .str();
+      return nullptr;
+    }
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy(text, "<stdin>");
 }
 
 std::string stagecraft::parseSizeOptions(

@@ -10,6 +10,9 @@
 #define STAGECRAFT_CORE_SUPPORT_INPUTCHECK_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 
 #include <cstdint>
 #include <string>
@@ -33,6 +36,13 @@ std::string checkInputText(llvm::StringRef text, llvm::StringRef filename,
 /// directory, a device such as /dev/zero that never ends, a FIFO that would
 /// hang, too large).
 std::string checkUserFile(llvm::StringRef path, uint64_t maxBytes = 64ull << 20);
+
+/// Reads the input a tool names: a file (checked by checkUserFile first) or,
+/// for "-", standard input, read up to `maxBytes` and refused past it (an
+/// endless stream such as /dev/zero is not read whole). Returns the buffer,
+/// or null with `error` set to "PATH: why".
+std::unique_ptr<llvm::MemoryBuffer> readUserInput(llvm::StringRef path, std::string &error,
+                                                  uint64_t maxBytes = 64ull << 20);
 
 /// Reads the command line's `--size NAME=VALUE` options into (name, value)
 /// pairs: "" when they are well formed, else the error (no '=', a value that

@@ -237,7 +237,19 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
     static const char *const kPositive[] = {
         "clock_ghz",      "tensor_efficiency", "load_bytes_per_cycle", "load_bytes_per_cycle_max",
         "math_efficiency", "lone_math_rate",   "hbm_bytes_per_second", "dram_efficiency"};
-    if (*d == 0 && llvm::is_contained(kPositive, kv.first))
+    // So are every other rate (bytes or ops a cycle or a second) and
+    // efficiency: a 0 there made "CTA inf us" (and JSON with inf in it).
+    llvm::StringRef key = kv.first;
+    bool rate = key.ends_with("_per_cycle") || key.ends_with("_per_second") ||
+                key.ends_with("_efficiency") || key.ends_with("_rate");
+    // Fractions (of a pipe's peak, of the time busy, of boxes shared).
+    bool fraction = key.ends_with("_efficiency") || key == "tensor_busy_at_clock_max" ||
+                    key == "tpc_coalescing" || key == "tensor_math_interference";
+    if (fraction && *d > 1)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: \"%s\" is a fraction (0 to 1), got %g",
+                                     sourceName.str().c_str(), f->name, *d);
+    if (*d == 0 && (rate || llvm::is_contained(kPositive, kv.first)))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s: \"%s\" must be positive (a clock or a rate the "
                                      "model divides by)",
@@ -249,6 +261,12 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
     if (clock && *d != 0 && (*d < 0.1 || *d > 4.0))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s: \"%s\" is %g GHz; an SM clock is 0.1 to 4 GHz",
+                                     sourceName.str().c_str(), f->name, *d);
+    // Past any real machine's figures (HBM's 3.35e12 bytes a second is the
+    // largest default), a value only overflows the model's arithmetic.
+    if (*d > 1e15)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: \"%s\" is %g, past any figure of a GPU (at most 1e15)",
                                      sourceName.str().c_str(), f->name, *d);
     this->*(f->member) = *d;
   }

@@ -259,6 +259,7 @@ static std::string findPtxas(llvm::StringRef preferred) {
 
 struct PtxasRun::Impl {
   llvm::SmallString<128> ptxFile, cubinFile, logFile;
+  std::string ptxas; // the program run
   llvm::sys::ProcessInfo process;
   std::string startError;
   bool started = false;
@@ -298,6 +299,7 @@ bool PtxasRun::start(llvm::StringRef ptxasPath, CompileResult &result,
     }
     os << result.ptx;
   }
+  impl->ptxas = ptxas;
   std::string arch = ("-arch=" + gpu.name()).str();
   llvm::SmallVector<llvm::StringRef> args = {
       ptxas, arch, "-O3", "-v", impl->ptxFile, "-o", impl->cubinFile};
@@ -346,8 +348,11 @@ bool PtxasRun::finish(CompileResult &result, const std::atomic<bool> *cancel) {
     return false;
   }
   auto cubin = llvm::MemoryBuffer::getFile(impl->cubinFile, false, false);
-  if (!cubin) {
-    result.diagnostics.push_back("error: ptxas wrote no cubin");
+  // The output file exists from the start (a temporary file): a "ptxas"
+  // that succeeds without writing leaves it empty.
+  if (!cubin || (*cubin)->getBufferSize() == 0) {
+    result.diagnostics.push_back("error: ptxas (" + impl->ptxas +
+                                 ") exited 0 but wrote no cubin");
     return false;
   }
   result.cubin = (*cubin)->getBuffer().str();

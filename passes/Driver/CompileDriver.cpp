@@ -534,6 +534,28 @@ llvm::Error stagecraft::checkBundleDestination(llvm::StringRef dir) {
   return llvm::Error::success();
 }
 
+llvm::Error stagecraft::checkOutputFile(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  auto refuse = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.str().c_str());
+  };
+  if (path.empty())
+    return refuse("no file given");
+  if (fs::is_directory(path))
+    return refuse("\"" + path + "\" is a directory; name a file");
+  llvm::SmallString<256> parent(path);
+  llvm::sys::path::remove_filename(parent);
+  if (parent.empty())
+    parent = ".";
+  if (!fs::exists(parent))
+    return refuse("the directory \"" + parent + "\" of \"" + path + "\" does not exist");
+  if (!fs::is_directory(parent))
+    return refuse("\"" + parent + "\" (of \"" + path + "\") is not a directory");
+  if (fs::access(parent, fs::AccessMode::Write))
+    return refuse("cannot write in \"" + parent + "\" (for \"" + path + "\")");
+  return llvm::Error::success();
+}
+
 llvm::Error stagecraft::writeBundle(const CompileResult &result,
                                     llvm::StringRef dir) {
   namespace fs = llvm::sys::fs;

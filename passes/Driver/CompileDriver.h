@@ -199,6 +199,9 @@ llvm::Error writeBundle(const CompileResult &result, llvm::StringRef dir);
 /// or an earlier bundle (which writeBundle replaces). Anything else (a file,
 /// a directory of the user's) is refused, so that -o never deletes work.
 llvm::Error checkBundleDestination(llvm::StringRef dir);
+/// Whether a file can be written at `path` (the --timeline JSON): not a
+/// directory, in an existing, writable directory. Checked before compiling.
+llvm::Error checkOutputFile(llvm::StringRef path);
 
 } // namespace stagecraft
 

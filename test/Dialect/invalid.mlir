@@ -281,3 +281,13 @@ func.func @"gemm-v2"(%n: index {tile.size = "N"})
 // expected-error @+1 {{a kernel's name must be a PTX identifier: letters, digits, '_' or '$', not starting with a digit; got @"gemm.x"}}
 func.func @"gemm.x"(%n: index {tile.size = "N"})
     attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>, tile.defaults = {N = 1 : i64}} { return }
+
+// -----
+
+// Index constants are computed with in 32 bits: a step of 2^32 + 64 ran as 64.
+func.func @k(%n: index {tile.size = "N"})
+    attributes {tile.kernel, tile.grid = affine_map<()[N] -> (1)>, tile.defaults = {N = 1 : i64}} {
+  // expected-error @+1 {{an index constant must fit in 32 bits (the kernel computes coordinates, bounds and steps in i32), got 4294967360}}
+  %c = arith.constant 4294967360 : index
+  return
+}

@@ -25,6 +25,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -99,14 +100,39 @@ static int compileMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Stagecraft: loop IR to a kernel bundle\n");
 
-  if (input != "-")
-    if (std::string why = stagecraft::checkUserFile(input); !why.empty()) {
-      errs() << input << ":1:1: error: " << StringRef(why).drop_front(input.size() + 2) << "\n";
+  if (output.getNumOccurrences() && output.empty()) {
+    errs() << "error: -o: no bundle directory given (an empty path)\n";
+    return 1;
+  }
+  for (cl::opt<std::string> *o : {&output, &schedule, &exportDir, &timelineFile, &kernel,
+                                  &target, &ptxas, &measured, &tileOrder})
+    if (o->getNumOccurrences() > 1) {
+      errs() << "error: --" << o->ArgStr << " given " << o->getNumOccurrences()
+             << " times; give it once\n";
       return 1;
     }
-  auto source = MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/true);
+  if (!withTimeline && (timelineCtas.getNumOccurrences() || timelineTiles.getNumOccurrences() ||
+                        timelineCapacity.getNumOccurrences())) {
+    errs() << "error: --timeline-ctas, --timeline-tiles and --timeline-capacity shape the "
+              "instrumented kernel: they go with --with-timeline\n";
+    return 1;
+  }
+  if (!timelineFile.empty())
+    if (Error e = stagecraft::checkOutputFile(timelineFile)) {
+      errs() << "error: --timeline: " << toString(std::move(e)) << "\n";
+      return 1;
+    }
+  if (!exportDir.empty() && !output.empty() &&
+      sys::path::remove_leading_dotslash(exportDir) == sys::path::remove_leading_dotslash(output)) {
+    errs() << "error: --export and -o name the same directory (" << output
+           << "): the package and the bundle need places of their own\n";
+    return 1;
+  }
+  std::string readError;
+  std::unique_ptr<MemoryBuffer> source = stagecraft::readUserInput(input, readError);
   if (!source) {
-    errs() << input << ":1:1: error: cannot read: " << source.getError().message() << "\n";
+    StringRef why(readError);
+    errs() << why.split(": ").first << ":1:1: error: " << why.split(": ").second << "\n";
     return 1;
   }
   stagecraft::CompileOptions options;
@@ -217,17 +243,40 @@ static int compileMain(int argc, char **argv) {
       return 1;
     }
   stagecraft::CompileResult result =
-      stagecraft::compile((*source)->getBuffer(), input, options);
+      stagecraft::compile(source->getBuffer(), input, options);
   for (const std::string &d : result.diagnostics)
     errs() << d << "\n";
   if (!result.ok())
     return 1;
+  // Every output is made before any is written, and the timeline (the
+  // likeliest to fail: any path) is written first: a failure leaves the
+  // bundle, the package and an earlier bundle as they were.
+  std::string timelineJson;
+  bool timelineExisted = !timelineFile.empty() && sys::fs::exists(timelineFile);
+  if (!timelineFile.empty()) {
+    if (!result.prediction.ok) {
+      errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
+      return 1;
+    }
+    timelineJson = stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
+        result.prediction, result.kernel, stagecraft::timeline::HopperModel()));
+    std::string werr = stagecraft::trace::writeFileAtomically(timelineFile, timelineJson);
+    if (!werr.empty()) {
+      errs() << "error: " << werr << "\n";
+      return 1;
+    }
+  }
+  auto dropTimeline = [&] {
+    if (!timelineFile.empty() && !timelineExisted)
+      sys::fs::remove(timelineFile);
+  };
   // --export without -o: the bundle goes to a temporary directory.
   std::string bundleDir = output;
   SmallString<128> scratch;
   if (bundleDir.empty() && !exportDir.empty()) {
     if (std::error_code ec = sys::fs::createUniqueDirectory("stagecraft-export", scratch)) {
       errs() << "error: cannot create a temporary directory: " << ec.message() << "\n";
+      dropTimeline();
       return 1;
     }
     bundleDir = (scratch + "/bundle").str();
@@ -240,6 +289,7 @@ static int compileMain(int argc, char **argv) {
     if (Error e = stagecraft::writeBundle(result, bundleDir)) {
       errs() << "error: " << toString(std::move(e)) << "\n";
       removeScratch();
+      dropTimeline();
       return 1;
     }
   if (!exportDir.empty()) {
@@ -250,23 +300,11 @@ static int compileMain(int argc, char **argv) {
     if (Error e = stagecraft::exportPackage(eo)) {
       errs() << "error: export: " << toString(std::move(e)) << "\n";
       removeScratch();
+      dropTimeline();
       return 1;
     }
   }
   removeScratch();
-  if (!timelineFile.empty()) {
-    if (!result.prediction.ok) {
-      errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
-      return 1;
-    }
-    std::string werr = stagecraft::trace::writeFileAtomically(
-        timelineFile, stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
-                          result.prediction, result.kernel, stagecraft::timeline::HopperModel())));
-    if (!werr.empty()) {
-      errs() << "error: " << werr << "\n";
-      return 1;
-    }
-  }
   if (!quiet) {
     outs() << "kernel " << result.kernel << ": " << result.steadyState << "\n";
     // The timeline model is the H100's: say so where the kernel is for another GPU.

@@ -30,11 +30,14 @@ int main(int argc, char **argv) {
       argc, argv, "Stagecraft optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
 
+  // Not mlir::openInputFile: a device (/dev/zero) or an endless stdin is
+  // refused, not read until memory runs out.
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &errorMessage);
+      stagecraft::readUserInput(inputFilename, errorMessage);
   if (!input) {
-    llvm::errs() << inputFilename << ":1:1: error: " << errorMessage << "\n";
+    llvm::StringRef why(errorMessage);
+    llvm::errs() << why.split(": ").first << ":1:1: error: " << why.split(": ").second << "\n";
     return 1;
   }
   std::string problem = stagecraft::checkInputText(

@@ -37,6 +37,22 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << symbol << "\"";
     if (failed(checkChainDepth(func)))
       return failure();
+    // Kernels compute coordinates, bounds and steps in 32 bits: a constant
+    // past that range was cut short (a step of 2^32 + 64 ran as 64).
+    WalkResult wide = func.walk([](arith::ConstantOp c) {
+      auto v = dyn_cast<IntegerAttr>(c.getValue());
+      if (!v || !c.getType().isIndex())
+        return WalkResult::advance();
+      int64_t x = v.getValue().getSExtValue();
+      if (x >= INT32_MIN && x <= INT32_MAX)
+        return WalkResult::advance();
+      c.emitError("an index constant must fit in 32 bits (the kernel computes coordinates, "
+                  "bounds and steps in i32), got ")
+          << x;
+      return WalkResult::interrupt();
+    });
+    if (wide.wasInterrupted())
+      return failure();
     return KernelSignature::get(func);
   }
   if (name == kWarpGroupsAttrName) {
