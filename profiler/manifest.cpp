@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 #include <cerrno>
 #include <cstring>
@@ -467,6 +468,11 @@ Manifest parseManifest(const std::string &text) {
       fail("target", "unknown value \"" + m.target + "\" (expected \"sm_90a\" or \"sm_100a\")");
   }
   m.grid = dims3(top, "grid");
+  // CUDA launches up to 2^31 - 1 CTAs along x, 65535 along y and z.
+  for (int i : {1, 2})
+    if (m.grid[i] > 65535)
+      fail("grid", "grid[" + std::to_string(i) + "] = " + std::to_string(m.grid[i]) +
+                       ": CUDA launches at most 65535 CTAs along y and z");
   m.block = dims3(top, "block");
   if (m.block[0] * m.block[1] * m.block[2] > 1024)
     fail("block", "more than 1024 threads per block");
@@ -534,7 +540,41 @@ Manifest loadManifest(const std::string &bundleDir) {
   in.read(&text[0], kMaxBytes + 1);
   text.resize(size_t(in.gcount()));
   if (text.size() > size_t(kMaxBytes)) throw ManifestError(path + ": larger than 16 MiB, not a manifest");
-  return parseManifest(text);
+  Manifest m = parseManifest(text);
+  // The kernel's PTX (when the bundle has it) says how many parameters its
+  // entry takes: a manifest listing another number would launch it with
+  // garbage (or fault), so it is refused here, before any GPU is touched.
+  std::ifstream ptx(bundleDir + "/kernel.ptx", std::ios::binary);
+  if (ptx) {
+    std::string code((std::istreambuf_iterator<char>(ptx)), std::istreambuf_iterator<char>());
+    int64_t n = ptxEntryParamCount(code, m.kernel);
+    if (n >= 0 && n != int64_t(m.params.size()))
+      throw ManifestError(path + ": params: " + std::to_string(m.params.size()) +
+                          " listed, but kernel.ptx's entry " + m.kernel + " takes " +
+                          std::to_string(n));
+  }
+  return m;
+}
+
+int64_t ptxEntryParamCount(const std::string &ptx, const std::string &kernel) {
+  // ".entry NAME(" then the parameters, one ".param" each, up to ")".
+  size_t at = 0;
+  while ((at = ptx.find(".entry", at)) != std::string::npos) {
+    at += 6;
+    size_t name = ptx.find_first_not_of(" \t", at);
+    if (name == std::string::npos || ptx.compare(name, kernel.size(), kernel) != 0) continue;
+    size_t open = name + kernel.size();
+    open = ptx.find_first_not_of(" \t\r\n", open);
+    if (open == std::string::npos || ptx[open] != '(') continue;
+    size_t close = ptx.find(')', open);
+    if (close == std::string::npos) return -1;
+    int64_t count = 0;
+    for (size_t p = ptx.find(".param", open); p != std::string::npos && p < close;
+         p = ptx.find(".param", p + 6))
+      ++count;
+    return count;
+  }
+  return -1;
 }
 
 }  // namespace stagecraft::profiler

@@ -173,5 +173,8 @@ Manifest parseManifest(const std::string &text);
 std::string bundleFileProblem(const std::string &path);
 
 Manifest loadManifest(const std::string &bundleDir);
+// The number of parameters the PTX entry `kernel` takes in `ptx` (".param"s
+// between its parentheses), or -1 when `ptx` has no such entry.
+int64_t ptxEntryParamCount(const std::string &ptx, const std::string &kernel);
 
 }  // namespace stagecraft::profiler

@@ -247,6 +247,13 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   const llvm::json::Array *ops = root->getArray("ops");
   if (!ops)
     return scheduleError(source, "missing \"ops\" array");
+  // A loop has tens of units; a list of many thousands is not a schedule
+  // (and a linear lookup per entry made 200k of them run for minutes).
+  constexpr size_t kMaxEntries = 4096;
+  if (ops->size() > kMaxEntries)
+    return scheduleError(source, "\"ops\" lists " + std::to_string(ops->size()) +
+                                     " entries; a schedule lists at most " +
+                                     std::to_string(kMaxEntries) + " (one per unit of the loop)");
 
   std::set<std::string> seen;
   for (size_t i = 0; i < ops->size(); ++i) {

@@ -248,7 +248,12 @@ CompileResult stagecraft::compile(llvm::StringRef source,
     for (const Violation &v : report.violations)
       result.diagnostics.push_back(
           (v.location.empty() ? "" : v.location + ": ") + "error: illegal schedule (" +
-          ruleName(v.rule) + "): " + v.message);
+          ruleName(v.rule) + "): " + v.message +
+          // The IR's line is where the op is; the schedule that moved it
+          // may be a file of its own, as stagecraft-timeline says too.
+          (options.scheduleJson.empty() || options.scheduleSource.empty()
+               ? ""
+               : " (schedule: " + options.scheduleSource + ")"));
     return finish(CompileResult::Status::Error);
   }
   // The predicted timeline needs the unit costs at these sizes (an unknown

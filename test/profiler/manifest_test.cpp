@@ -98,6 +98,21 @@ TEST(Manifest, BadValuesAreNamed) {
                         "params[3].value: 4294967296 is outside");
   EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"({"name": "C")", R"({"name": "A")"),
                         "tensors[2].name: duplicate tensor name \"A\"");
+  EXPECT_ERROR_CONTAINS(replaced(gemmManifest(), R"("grid": [64, 64, 1])", R"("grid": [1, 65536, 1])"),
+                        "grid: grid[1] = 65536: CUDA launches at most 65535 CTAs along y and z");
+}
+
+// The PTX entry's parameter count, which loadManifest compares with the
+// manifest's params (an empty list for a 6-parameter kernel passed before).
+TEST(Manifest, PtxEntryParamCount) {
+  const std::string ptx = ".visible .entry other(\n\t.param .u32 other_param_0\n)\n"
+                          ".visible .entry gemm(\n\t.param .align 64 .b8 gemm_param_0[128],\n"
+                          "\t.param .align 64 .b8 gemm_param_1[128],\n\t.param .u32 gemm_param_2\n)\n"
+                          "{\n\tld.param.u32 %r1, [gemm_param_2];\n}\n";
+  EXPECT_EQ(ptxEntryParamCount(ptx, "gemm"), 3);
+  EXPECT_EQ(ptxEntryParamCount(ptx, "other"), 1);
+  EXPECT_EQ(ptxEntryParamCount(ptx, "gem"), -1);
+  EXPECT_EQ(ptxEntryParamCount(ptx, "missing"), -1);
 }
 
 TEST(Manifest, ParamsMustReferenceKnownTensors) {
