@@ -316,8 +316,8 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
       return;
     }
   if (g.warpGroupsOf(grp) != 2)
-    refuse(formatv("ping-pong needs two consumer warp groups (tile.warpgroups gives group {0} "
-                   "{1})",
+    refuse(formatv("ping-pong needs two consumer warp groups, but schedule group {0} has {1} "
+                   "(tile.warpgroups)",
                    grp, g.warpGroupsOf(grp))
                .str());
 }
@@ -812,7 +812,14 @@ ScheduleReport stagecraft::checkSchedule(const LoopGraph &g,
   checkCluster(g, effectiveCluster(g, schedule), r);
   checkEdges(g, p, r.violations);
   computeBuffers(g, p, limits, r);
+  // Ping-pong asked of a kernel without a tile loop cannot run at all: its
+  // registers are counted as the cooperative kernel it stays, not as two
+  // whole tiles a warp group (which only added errors of no use).
+  Consumers asked = r.consumers;
+  if (asked == Consumers::PingPong && !g.persistent)
+    r.consumers = Consumers::Cooperative;
   computeRegisters(g, p, effectiveRegisters(g, schedule), limits, r);
+  r.consumers = asked;
 
   r.numStages = g.units.empty() ? 1 : p.maxStage - p.minStage + 1;
   r.bodyOrder = p.bodyOrder;
