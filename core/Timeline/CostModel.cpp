@@ -236,12 +236,11 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
     // The clock and the rates the model divides by have no "off" value.
     static const char *const kPositive[] = {
         "clock_ghz",      "tensor_efficiency", "load_bytes_per_cycle", "load_bytes_per_cycle_max",
-        "math_efficiency", "lone_math_rate",   "hbm_bytes_per_second", "dram_efficiency"};
-    // So are every other rate (bytes or ops a cycle or a second) and
-    // efficiency: a 0 there made "CTA inf us" (and JSON with inf in it).
+        "math_efficiency", "lone_math_rate",   "hbm_bytes_per_second", "dram_efficiency",
+        // The epilogue's stores: a 0 made "CTA inf us" (and JSON with inf).
+        "store_bytes_per_cycle", "staging_bytes_per_cycle"};
+    // (Other rates take 0 as "no limit" or "as another parameter".)
     llvm::StringRef key = kv.first;
-    bool rate = key.ends_with("_per_cycle") || key.ends_with("_per_second") ||
-                key.ends_with("_efficiency") || key.ends_with("_rate");
     // Fractions (of a pipe's peak, of the time busy, of boxes shared).
     bool fraction = key.ends_with("_efficiency") || key == "tensor_busy_at_clock_max" ||
                     key == "tpc_coalescing" || key == "tensor_math_interference";
@@ -249,7 +248,7 @@ llvm::Error HopperModel::applyJson(llvm::StringRef text, llvm::StringRef sourceN
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s: \"%s\" is a fraction (0 to 1), got %g",
                                      sourceName.str().c_str(), f->name, *d);
-    if (*d == 0 && (rate || llvm::is_contained(kPositive, kv.first)))
+    if (*d == 0 && llvm::is_contained(kPositive, kv.first))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "%s: \"%s\" must be positive (a clock or a rate the "
                                      "model divides by)",

@@ -360,11 +360,14 @@ MOCK_SCRIPT = textwrap.dedent("""
     import sys, json
     sys.path.insert(0, {work!r})
     sys.path.insert(0, {here!r})
-    from test_export import FakeTensor, FakeDevice
+    from test_export import FakeTensor, FakeDevice, FakeDtype
     import {package} as pkg
     args = json.loads(sys.argv[1])
-    tensors = [FakeTensor(tuple(t["shape"]), ptr=t["ptr"]) for t in args["inputs"]]
-    out = [FakeTensor(tuple(t["shape"]), ptr=t["ptr"]) for t in args["outputs"]]
+    def fake(t):
+        return FakeTensor(tuple(t["shape"]), ptr=t["ptr"],
+                          dtype=FakeDtype(t.get("dtype", "torch.bfloat16")))
+    tensors = [fake(t) for t in args["inputs"]]
+    out = [fake(t) for t in args["outputs"]]
     try:
         pkg.run(*tensors, out=out, stream=args["stream"], **args["sizes"])
         pkg.run(*tensors, out=out, stream=args["stream"], **args["sizes"])
@@ -400,7 +403,17 @@ def param_sizes(man):
 
 SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
 L2 = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
-DTYPE = {"bf16": 9, "f16": 6, "f32": 7}
+DTYPE = {"bf16": 9, "f16": 6, "f32": 7, "e4m3": 0, "e5m2": 0, "e8m0": 0}
+
+
+_fp8 = []
+
+
+def fp8_package():
+    """The FP8 GEMM asset exported (once, for the tests that need it)."""
+    if not _fp8:
+        _fp8.append(export("fp8_gemm.mlir", "fp8gemm"))
+    return _fp8[0]
 
 
 class MockDriver(unittest.TestCase):
@@ -478,6 +491,35 @@ class MockDriver(unittest.TestCase):
         for launch in launched:
             self.assertEqual(launch["grid"], [8, 6, 1])
             self.assertEqual([p["i32"] for p in launch["params"][4:]], [B, H, S])
+
+    def test_fp8_operands_move_as_bytes(self):
+        # e4m3 A and B: UINT8 tensor maps over their bytes, torch.float8_e4m3fn arguments.
+        pkg_dir = fp8_package()
+        man = manifest(pkg_dir)
+        base = 0x7f0000000000
+        ptrs = [base, base + 2**27, base + 2**28, base + 2**28 + 4096, base + 2**29]
+        e4m3, f32 = "torch.float8_e4m3fn", "torch.float32"
+        r, calls = self.python_launch(
+            "fp8gemm", [{"shape": [8192, 8192], "ptr": ptrs[0], "dtype": e4m3},
+                        {"shape": [8192, 8192], "ptr": ptrs[1], "dtype": e4m3},
+                        {"shape": [1], "ptr": ptrs[2], "dtype": f32},
+                        {"shape": [1], "ptr": ptrs[3], "dtype": f32}],
+            [{"shape": [8192, 8192], "ptr": ptrs[4]}])
+        self.assertEqual(r.stdout.strip(), "launched", r.stdout + r.stderr)
+        maps = [p for p in man["params"] if p["kind"] == "tensormap"]
+        self.assertEqual([p["dtype"] for p in maps], ["e4m3", "e4m3", "f32", "f32", "bf16"])
+        views = [(p["global_shape"], p["global_strides_bytes"]) for p in maps]
+        self.assertEqual(views[0], ([8192, 8192], [8192, 1]))
+        self.check_encodes(calls, man, views, ptrs)
+        # A bf16 tensor where the kernel reads e4m3 bytes: refused, naming both.
+        r, _ = self.python_launch(
+            "fp8gemm", [{"shape": [8192, 8192], "ptr": ptrs[0]},
+                        {"shape": [8192, 8192], "ptr": ptrs[1], "dtype": e4m3},
+                        {"shape": [1], "ptr": ptrs[2], "dtype": f32},
+                        {"shape": [1], "ptr": ptrs[3], "dtype": f32}],
+            [{"shape": [8192, 8192], "ptr": ptrs[4]}])
+        self.assertIn("has dtype torch.bfloat16; the kernel reads A as torch.float8_e4m3fn",
+                      r.stdout)
 
     def test_not_an_sm90_gpu(self):
         shape = [8192, 8192]
@@ -632,6 +674,18 @@ class CppExample(unittest.TestCase):
         r, _ = run_with_mock({}, cmd=[exe, "Q=3"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown size Q (sizes: M N K)", r.stderr)
+
+    def test_fp8_example(self):
+        # FP8 inputs drawn and encoded on the host (round to nearest even, saturating): the
+        # example builds, runs and says it has no CPU reference for an FP8 GEMM's peer.
+        exe = self.build_example(fp8_package())
+        man = manifest(fp8_package())
+        r, calls = run_with_mock({"MOCK_CUDA_PARAMS": param_sizes(man)},
+                                 cmd=[exe, "M=256", "N=256", "K=256"])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("no CPU reference for a kernel of reference kind", r.stdout)
+        encodes = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]
+        self.assertEqual(encodes[0]["dtype"], 0)
 
     def test_attention_example(self):
         exe = self.build_example(ATTN)

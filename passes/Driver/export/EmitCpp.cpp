@@ -152,6 +152,8 @@ const char *dtypeEnum(const std::string &d) {
   if (d == "bf16") return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
   if (d == "f16") return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
   if (d == "f32") return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+  // The 1-byte floats move as bytes (the kernel converts them itself).
+  if (d == "e4m3" || d == "e5m2" || d == "e8m0") return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
   return "CU_TENSOR_MAP_DATA_TYPE_INT32";
 }
 const char *swizzleEnum(const std::string &s) {
@@ -167,9 +169,9 @@ const char *l2Enum(const std::string &s) {
   return "CU_TENSOR_MAP_L2_PROMOTION_NONE";
 }
 std::string ctype(const std::string &d) {
-  if (d == "bf16") return "bf16";
-  if (d == "f16") return "f16";
-  if (d == "f32") return "f32";
+  for (const char *known : {"bf16", "f16", "f32", "e4m3", "e5m2", "e8m0"})
+    if (d == known)
+      return d;
   return "i32";
 }
 
@@ -468,6 +470,36 @@ static uint16_t floatToF16(float f) {
   return uint16_t(sign | h);
 }
 
+// FP8 (float8_e4m3fn, float8_e5m2) and e8m0 (2^(b - 127)) bytes. Encoding
+// rounds to nearest even and saturates at the largest finite value, as the
+// kernels and the runner's inputs do.
+static float fp8ToFloat(uint8_t b, bool e5m2) {
+  int man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  int e = (b & 0x7f) >> man, m = b & ((1 << man) - 1);
+  float sign = (b & 0x80) ? -1.0f : 1.0f;
+  if (e5m2 && e == 31) return m ? std::nanf("") : sign * INFINITY;
+  if (!e5m2 && (b & 0x7f) == 0x7f) return std::nanf("");
+  if (e == 0) return sign * std::ldexp(float(m), 1 - bias - man);
+  return sign * std::ldexp(float((1 << man) + m), e - bias - man);
+}
+static uint8_t floatToFp8(float f, bool e5m2) {
+  int man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, emin = 1 - bias;
+  float largest = e5m2 ? 57344.0f : 448.0f;
+  if (std::isnan(f)) return 0x7f;
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  float a = std::fmin(std::fabs(f), largest);
+  int e = 0;
+  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1)
+  e = std::max(e - 1, emin);
+  float q = std::ldexp(1.0f, e - man), r = std::fmin(std::nearbyint(a / q) * q, largest);
+  if (r == 0) return sign;
+  std::frexp(r, &e);
+  e -= 1;
+  if (e < emin) return uint8_t(sign | int(r / std::ldexp(1.0f, emin - man)));
+  int m = int((r / std::ldexp(1.0f, e) - 1.0f) * float(1 << man));
+  return uint8_t(sign | ((e + bias) << man) | m);
+}
+
 /// A host copy of one tensor, as floats, and its device buffer.
 struct Tensor {
   std::string name, dtype;
@@ -480,6 +512,8 @@ struct Tensor {
   float at(int64_t i) const {
     const unsigned char *p = host.data() + i * elemBytes;
     uint16_t h; uint32_t w;
+    if (dtype == "e4m3" || dtype == "e5m2") return fp8ToFloat(*p, dtype == "e5m2");
+    if (dtype == "e8m0") return *p == 0xff ? std::nanf("") : std::ldexp(1.0f, int(*p) - 127);
     if (dtype == "bf16") { std::memcpy(&h, p, 2); return bf16ToFloat(h); }
     if (dtype == "f16") { std::memcpy(&h, p, 2); return f16ToFloat(h); }
     std::memcpy(&w, p, 4);
@@ -487,7 +521,10 @@ struct Tensor {
   }
   void set(int64_t i, float v) {
     unsigned char *p = host.data() + i * elemBytes;
-    if (dtype == "bf16") { uint16_t h = floatToBf16(v); std::memcpy(p, &h, 2); }
+    if (dtype == "e4m3" || dtype == "e5m2") *p = floatToFp8(v, dtype == "e5m2");
+    // e8m0: 2^round(v), powers of two near 1 for draws in [-1, 1).
+    else if (dtype == "e8m0") *p = uint8_t(127 + int(std::nearbyint(v)));
+    else if (dtype == "bf16") { uint16_t h = floatToBf16(v); std::memcpy(p, &h, 2); }
     else if (dtype == "f16") { uint16_t h = floatToF16(v); std::memcpy(p, &h, 2); }
     else if (dtype == "f32") { uint32_t w = toBits(v); std::memcpy(p, &w, 4); }
     else { int32_t w = int32_t(v); std::memcpy(p, &w, 4); }

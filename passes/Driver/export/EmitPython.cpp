@@ -83,8 +83,10 @@ std::string stagecraft::exporter::emitPythonInit(const Model &m) {
   for (const TensorArg *t : ins) {
     inNames += (inNames.empty() ? "" : ", ") + t->ident;
   }
-  const char *torchDtype[][2] = {{"bf16", "torch.bfloat16"}, {"f16", "torch.float16"},
-                                 {"f32", "torch.float32"}, {"i32", "torch.int32"}};
+  const char *torchDtype[][2] = {{"bf16", "torch.bfloat16"},      {"f16", "torch.float16"},
+                                 {"f32", "torch.float32"},       {"i32", "torch.int32"},
+                                 {"e4m3", "torch.float8_e4m3fn"}, {"e5m2", "torch.float8_e5m2"},
+                                 {"e8m0", "torch.float8_e8m0fnu"}};
   auto dtypeOf = [&](const std::string &d) {
     for (auto &p : torchDtype)
       if (d == p[0])

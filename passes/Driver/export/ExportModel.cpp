@@ -430,10 +430,11 @@ llvm::Expected<Model> stagecraft::exporter::buildModel(
       return dtype.takeError();
     t.dtype = *dtype;
     static const std::map<std::string, int64_t> bytes = {
-        {"bf16", 2}, {"f16", 2}, {"f32", 4}, {"i32", 4}};
+        {"bf16", 2}, {"f16", 2}, {"f32", 4}, {"i32", 4},
+        {"e4m3", 1}, {"e5m2", 1}, {"e8m0", 1}};
     if (!bytes.count(t.dtype))
       return sr.error(apath + "dtype", "\"" + t.dtype + "\" cannot be exported (bf16, f16, "
-                                                         "f32 or i32)");
+                                                         "f32, i32, e4m3, e5m2 or e8m0)");
     t.elemBytes = bytes.at(t.dtype);
     auto shape = sr.array(**a, "shape", apath);
     if (!shape)

@@ -33,6 +33,10 @@ _DTYPES = {  # name: (bytes, torch dtype name, CUtensorMapDataType)
     "f16": (2, "torch.float16", 6),
     "f32": (4, "torch.float32", 7),
     "i32": (4, "torch.int32", 3),
+    # The 1-byte floats move as bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8).
+    "e4m3": (1, "torch.float8_e4m3fn", 0),
+    "e5m2": (1, "torch.float8_e5m2", 0),
+    "e8m0": (1, "torch.float8_e8m0fnu", 0),
 }
 _SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
 _L2_PROMOTION = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
@@ -55,7 +59,7 @@ class TensorSpec:
                  element_strides=None, access="tensormap"):
         self.name = name
         self.role = role            # input | output | inout | unused
-        self.dtype = dtype          # bf16 | f16 | f32 | i32
+        self.dtype = dtype          # bf16 | f16 | f32 | i32 | e4m3 | e5m2 | e8m0
         self.view = view
         self.view_text = tuple(view_text)
         self.factors = tuple(factors)
@@ -612,11 +616,10 @@ def launch(spec, inputs, out=None, stream=None, sizes=None):
             results[spec.tensors.index(ts)] = given[k]
     if p.outputs:
         import torch
-        dtype = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-                 "i32": torch.int32}
         for i, shape in p.outputs:
             ts = spec.tensors[i]
-            t = torch.empty(shape, dtype=dtype[ts.dtype], device=f"cuda:{p.device_index}")
+            dtype = getattr(torch, ts.torch_dtype.split(".", 1)[1])
+            t = torch.empty(shape, dtype=dtype, device=f"cuda:{p.device_index}")
             results[i] = t
         device_index = p.device_index
         p = plan(spec, inputs, [results[spec.tensors.index(ts)] for ts in outs], sizes)
