@@ -28,10 +28,21 @@ FailureOr<func::FuncOp> stagecraft::selectKernel(ModuleOp module,
         return k;
     return module.emitError("no tile kernel named @") << name;
   }
-  if (kernels.size() != 1)
-    return module.emitError("expected exactly one tile kernel (func.func with "
-                            "`tile.kernel`), found ")
-           << kernels.size() << "; name one with kernel=...";
+  if (kernels.size() != 1) {
+    // An implicit module (a file of comments) sits at line 0: say line 1.
+    Location loc = module.getLoc();
+    if (auto f = dyn_cast<FileLineColLoc>(loc); f && f.getLine() == 0)
+      loc = FileLineColLoc::get(f.getFilename(), 1, 1);
+    if (kernels.empty())
+      return emitError(loc, "no tile kernel in the file (a func.func with `tile.kernel`)");
+    std::string names;
+    for (func::FuncOp k : kernels)
+      names += (names.empty() ? "@" : ", @") + k.getSymName().str();
+    return emitError(loc, "expected exactly one tile kernel (func.func with `tile.kernel`), "
+                          "found ")
+           << kernels.size() << " (" << names
+           << "); name one (--kernel NAME in the tools, kernel=NAME as a pass option)";
+  }
   return kernels.front();
 }
 

@@ -287,11 +287,15 @@ CompileResult stagecraft::compile(llvm::StringRef source,
   // made, not discovered as "0 TFLOP/s".
   bool hasDot = false;
   kernel->walk([&](Operation *op) { hasDot |= isa<tile::DotOp, tile::DotScaledOp>(op); });
-  if (hasDot && manifest->flops <= 0)
+  if (hasDot && manifest->flops <= 0 && !manifest->flopsUncounted)
+    result.diagnostics.push_back(
+        "note: no FLOPs at these sizes: the pipelined loop runs no iterations (its bounds "
+        "meet), so the runner reports its time, no TFLOP/s");
+  else if (hasDot && manifest->flops <= 0)
     result.diagnostics.push_back(
         "note: no FLOP count at these sizes (the pipelined loop's trip count depends on the "
-        "kernel's data): the runner reports its time, no TFLOP/s; the prediction assumes the "
-        "trip counts its notes name");
+        "kernel's data, or the launch has more loop iterations than are counted): the runner "
+        "reports its time, no TFLOP/s; the prediction assumes the trip counts its notes name");
   // For export: the interface at any sizes (signature.json).
   result.signatureJson = describeSignature(*kernel, source, sourceName, report);
 

@@ -161,6 +161,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   if (flops < 0) {
     std::optional<double> executed = eval.dotFlops();
     flops = executed ? *executed : 0;
+    m.flopsUncounted = !executed;
   }
   m.flops = flops;
   // The pipelined loop's trip count (the longest of the first and the last

@@ -45,6 +45,10 @@ struct KernelManifest {
   /// The FLOPs its TFLOP/s count (in `body` too): the peer's count where the
   /// kernel has one, else the dots' executed FLOPs.
   double flops = 0;
+  /// The FLOPs could not be counted (a loop bounded by lengths read from a
+  /// tensor, or more loop iterations than IndexEvaluator::dotFlops walks):
+  /// `flops` is 0 for that reason, not for a loop of no trips.
+  bool flopsUncounted = false;
   std::vector<OutputTolerance> outputs;
   int64_t programs = 1;
   /// The GPU the kernel is compiled for, written when it is not sm_90a (a
