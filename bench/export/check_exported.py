@@ -203,6 +203,60 @@ def check_gemm(name, pkg, ref):
     record(f"{name} a good call after the errors", passes(*e), max_rel=e[0], norm_rel=e[1])
 
 
+def check_fp8_gemm(name, pkg, ref):
+    """An exported FP8 GEMM (the gemm_fp8 peer: C = sa sb A B^T, e4m3 A and B, per-tensor
+    scales) against the same product in fp32 of the same FP8 values, and timed beside
+    torch._scaled_mm."""
+    dev = "cuda"
+    f8 = torch.float8_e4m3fn
+    for M, N, K in [(int(ref["M"]), int(ref["N"]), int(ref["K"])), (1000, 1024, 512),
+                    (256, 256, 128)]:
+        torch.manual_seed(M + N + K)
+        a = torch.randn(M, K, device=dev).to(f8)
+        b = torch.randn(N, K, device=dev).to(f8)
+        sa = torch.tensor([0.5], device=dev)
+        sb = torch.tensor([2.0], device=dev)
+        c = pkg.run(a, b, sa, sb)
+        torch.cuda.synchronize()
+        e = errors(c, (a.float() @ b.float().T) * 1.0)
+        flops = 2.0 * M * N * K
+        ms = time_ms(lambda: pkg.run(a, b, sa, sb))
+        try:
+            ms_torch = time_ms(lambda: torch._scaled_mm(a, b.T, scale_a=sa, scale_b=sb,
+                                                        out_dtype=torch.bfloat16))
+        except Exception:  # noqa: BLE001 (a torch without _scaled_mm here: no peer time)
+            ms_torch = float("nan")
+        record(f"{name} {M}x{N}x{K} vs sa sb A B^T in fp32", passes(*e) and c.shape == (M, N),
+               max_rel=e[0], norm_rel=e[1], nonfinite=e[2], tflops=flops / ms * 1e-9,
+               torch_scaled_mm_tflops=flops / ms_torch * 1e-9, ms=ms)
+    expect_error(f"{name} bf16 A", TypeError, r"A has dtype torch.bfloat16",
+                 lambda: pkg.run(a.to(torch.bfloat16), b, sa, sb))
+
+
+def check_fp8_output(name, pkg, man):
+    """An exported kernel with an e4m3 output (bench/unseen/fp8-out-2026-11-28's FP8 GEMM:
+    C = e4m3(sa sb A B^T / sc)) against torch: the fp32 product, saturated at 448 and rounded
+    to e4m3 by torch, within the tolerance the compiler gave its IR check."""
+    dev = "cuda"
+    f8 = torch.float8_e4m3fn
+    tol = man["reference"]["outputs"][0]
+    for M, N, K in [(4096, 4096, 4096), (1000, 1024, 512)]:
+        torch.manual_seed(M + N + K)
+        a = torch.randn(M, K, device=dev).to(f8)
+        b = torch.randn(N, K, device=dev).to(f8)
+        sa, sb, sc = (torch.tensor([x], device=dev) for x in (0.5, 2.0, 4.0))
+        c = pkg.run(a, b, sa, sb, sc)
+        torch.cuda.synchronize()
+        ref = ((a.float() @ b.float().T) / 4.0).clamp(-448, 448).to(f8).float()
+        e = errors(c.float(), ref)
+        ok = (c.dtype == f8 and e[2] == 0 and e[1] <= tol["norm_rel_tol"] and
+              e[0] <= tol["max_rel_tol"])
+        ms = time_ms(lambda: pkg.run(a, b, sa, sb, sc))
+        record(f"{name} {M}x{N}x{K} e4m3 output vs torch's rounding", ok, dtype=str(c.dtype),
+               max_rel=e[0], norm_rel=e[1], nonfinite=e[2], norm_tol=tol["norm_rel_tol"],
+               max_tol=tol["max_rel_tol"], tflops=2.0 * M * N * K / ms * 1e-9)
+
+
 def check_snippet(name, package_dir, kind):
     """The README's Python snippet, with PARENT filled in, in a fresh process."""
     readme = open(os.path.join(package_dir, "README.md")).read()
@@ -212,7 +266,8 @@ def check_snippet(name, package_dir, kind):
         return
     code = m.group(1).replace('"PARENT"', repr(os.path.dirname(os.path.abspath(package_dir))))
     lines = [l for l in code.splitlines() if l.strip()]
-    code += "torch.cuda.synchronize()\nprint('ran', tuple(out.shape), bool(torch.isfinite(out).all()))\n"
+    code += ("torch.cuda.synchronize()\n"
+             "print('ran', tuple(out.shape), bool(torch.isfinite(out.float()).all()))\n")
     t = time.time()
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     ok = r.returncode == 0 and "True" in r.stdout
@@ -242,6 +297,10 @@ def main():
                 check_attention(name, pkg, ref)
             elif ref["kind"] == "gemm":
                 check_gemm(name, pkg, ref)
+            elif ref["kind"] == "gemm_fp8":
+                check_fp8_gemm(name, pkg, ref)
+            elif name == "fp8_out":
+                check_fp8_output(name, pkg, man)
             else:
                 record(f"{name}", False, error=f"no check for reference kind {ref['kind']}")
             check_snippet(name, d, ref["kind"])

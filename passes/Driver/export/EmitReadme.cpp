@@ -12,7 +12,24 @@ std::string torchDtype(const std::string &d) {
   if (d == "bf16") return "torch.bfloat16";
   if (d == "f16") return "torch.float16";
   if (d == "f32") return "torch.float32";
+  if (d == "e4m3") return "torch.float8_e4m3fn";
+  if (d == "e5m2") return "torch.float8_e5m2";
+  if (d == "e8m0") return "torch.float8_e8m0fnu";
   return "torch.int32";
+}
+
+/// A torch expression making an example input of `dtype` and `shape`:
+/// randn where torch draws it (16/32-bit floats), converted for FP8 (torch
+/// draws no 8-bit floats), ones for e8m0 scales (2^0), zeros for i32 tables
+/// (the one index valid anywhere).
+std::string exampleTensor(const std::string &dtype, const std::string &shape) {
+  if (dtype == "e4m3" || dtype == "e5m2")
+    return "torch.randn(" + shape + ", device=\"cuda\").to(" + torchDtype(dtype) + ")";
+  if (dtype == "e8m0")
+    return "torch.ones(" + shape + ", device=\"cuda\").to(" + torchDtype(dtype) + ")";
+  if (dtype == "i32")
+    return "torch.zeros(" + shape + ", device=\"cuda\", dtype=torch.int32)";
+  return "torch.randn(" + shape + ", device=\"cuda\", dtype=" + torchDtype(dtype) + ")";
 }
 
 /// The shape at the compiled sizes, natural form.
@@ -102,12 +119,12 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
     std::string lhs;
     for (size_t i = 0; i < names.size(); ++i)
       lhs += (i ? ", " : "") + names[i];
-    os << lhs << " = (torch.randn(" << joinInts(naturalAt(*ins[0], m)) << ", device=\"cuda\", dtype="
-       << torchDtype(ins[0]->dtype) << ") for _ in range(" << ins.size() << "))\n";
+    os << lhs << " = (" << exampleTensor(ins[0]->dtype, joinInts(naturalAt(*ins[0], m)))
+       << " for _ in range(" << ins.size() << "))\n";
   } else {
     for (size_t i = 0; i < ins.size(); ++i)
-      os << names[i] << " = torch.randn(" << joinInts(naturalAt(*ins[i], m))
-         << ", device=\"cuda\", dtype=" << torchDtype(ins[i]->dtype) << ")\n";
+      os << names[i] << " = " << exampleTensor(ins[i]->dtype, joinInts(naturalAt(*ins[i], m)))
+         << "\n";
   }
   std::string call;
   for (size_t i = 0; i < names.size(); ++i)
