@@ -516,11 +516,13 @@ static llvm::Error writeFile(const llvm::Twine &path, llvm::StringRef data) {
   return llvm::Error::success();
 }
 
+/// A refusal of an output path, as an llvm::Error carrying `why`.
+static llvm::Error refuse(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.str().c_str());
+}
+
 llvm::Error stagecraft::checkBundleDestination(llvm::StringRef dir) {
   namespace fs = llvm::sys::fs;
-  auto refuse = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.str().c_str());
-  };
   if (dir.empty())
     return refuse("no bundle directory given");
   if (!fs::exists(dir))
@@ -545,9 +547,6 @@ llvm::Error stagecraft::checkBundleDestination(llvm::StringRef dir) {
 
 llvm::Error stagecraft::checkOutputFile(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;
-  auto refuse = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.str().c_str());
-  };
   if (path.empty())
     return refuse("no file given");
   if (fs::is_directory(path))
