@@ -97,12 +97,15 @@ Value stagecraft::lowering::f32PairToFp8(OpBuilder &b, Location loc, Value lo, V
       .getResult(0);
 }
 
+Value stagecraft::lowering::f32ToFp8Byte(OpBuilder &b, Location loc, Value v, Type type) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  return LLVM::TruncOp::create(b, loc, b.getI8Type(), f32PairToFp8(b, loc, v, zero, type));
+}
+
 Value stagecraft::lowering::roundToFp8(OpBuilder &b, Location loc, Value v, Type type,
                                        bool reference) {
-  if (!reference) {
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    return byteFloatToF32(b, loc, f32PairToFp8(b, loc, v, zero, type), type);
-  }
+  if (!reference)
+    return byteFloatToF32(b, loc, f32ToFp8Byte(b, loc, v, type), type);
   bool e5m2 = isa<Float8E5M2Type>(type);
   int mantissa = e5m2 ? 2 : 3, minExponent = e5m2 ? -14 : -6;
   float largest = e5m2 ? 57344.0f : 448.0f;

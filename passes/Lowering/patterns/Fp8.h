@@ -37,6 +37,9 @@ std::pair<mlir::Value, mlir::Value> fp8PairToF32(mlir::OpBuilder &b, mlir::Locat
 /// convert; NaN stays NaN. The pipelined kernels' conversion.
 mlir::Value f32PairToFp8(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lo,
                          mlir::Value hi, mlir::Type type);
+/// `v` (f32) as its FP8 `type` byte (i8), by the conversion above.
+mlir::Value f32ToFp8Byte(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type type);
 /// `v` (f32) rounded to FP8 `type` as f32, with the semantics above. The
 /// kernel's (`reference` false) converts by cvt and back; the reference's
 /// computes it on its own: the quantum 2^(e - m) of v's binade (e at least

@@ -168,9 +168,8 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
   int64_t eb = t.elemBytes;
   bool fp8 = isFp8(elem);
   auto convert = [&](Value v) -> Value {
-    if (fp8) // the low byte of the pair (v, 0)
-      return LLVM::TruncOp::create(e.b, e.loc, e.b.getI8Type(),
-                                   f32PairToFp8(e.b, e.loc, v, arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f)), elem));
+    if (fp8)
+      return f32ToFp8Byte(e.b, e.loc, v, elem);
     return elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
   };
   if (shape.size() == 2) {
@@ -301,8 +300,7 @@ void stagecraft::lowering::emitReferenceStore(StoreOp store, ReferenceContext &c
     e.ifThen(g.inBounds, [&] {
       Value x = ctx.element(store.getValue(), index);
       if (isFp8(elem)) // already rounded (roundTo): an exact conversion to its byte
-        x = LLVM::TruncOp::create(e.b, e.loc, e.b.getI8Type(),
-                                  f32PairToFp8(e.b, e.loc, x, arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f)), elem));
+        x = f32ToFp8Byte(e.b, e.loc, x, elem);
       else if (!elem.isF32())
         x = LLVM::FPTruncOp::create(e.b, e.loc, elem, x);
       LLVM::StoreOp::create(e.b, e.loc, x,
