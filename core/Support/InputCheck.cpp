@@ -22,6 +22,11 @@ std::string stagecraft::checkInputText(llvm::StringRef text,
                          msg.str())
         .str();
   };
+  // Lines ending in CR alone (classic Mac OS): MLIR counts lines by LF, so
+  // every error would be reported on "line 1" at a column in the thousands.
+  if (text.contains('\r') && !text.contains('\n'))
+    return at(1, 1, "the file's lines end in CR alone (classic Mac OS line endings); MLIR "
+                    "counts lines by LF: convert them (tr '\\r' '\\n')");
   if (text.starts_with("\xEF\xBB\xBF"))
     return at(1, 1, "the file starts with a UTF-8 byte order mark, which the MLIR parser "
                     "does not take: save it without one");
