@@ -565,7 +565,7 @@ struct Check {
 
 /// C[M, N] = A[M, K] B^T (B is [N, K]) or A B (B is [K, N]), sampled entries.
 static Check checkGemm(const Tensor &a, const Tensor &b, const Tensor &c, int64_t M, int64_t N,
-                       int64_t K, bool transposeB) {
+                       int64_t K, bool transposeB, double scale = 1.0) {
   Check chk;
   uint64_t x = 12345;
   for (int s = 0; s < 256; ++s) {
@@ -576,7 +576,7 @@ static Check checkGemm(const Tensor &a, const Tensor &b, const Tensor &c, int64_
     double ref = 0;
     for (int64_t k = 0; k < K; ++k)
       ref += double(a.at(m * K + k)) * double(transposeB ? b.at(n * K + k) : b.at(k * N + n));
-    chk.add(c.at(m * N + n), ref);
+    chk.add(c.at(m * N + n), scale * ref);
   }
   return chk;
 }
@@ -718,6 +718,21 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
     os << "    Check chk = checkGemm(t[" << a << "], t[" << b << "], t[" << c << "], M, N, K, "
        << (tb ? "true" : "false") << ");\n";
     os << "    const char *what = \"C = A B" << (tb ? "^T" : "") << "\";\n";
+    checked = true;
+  } else if (m.referenceKind == "gemm_fp8" && a >= 0 && b >= 0 && c >= 0 &&
+             m.tensors[a].view.size() == 2 && m.tensors[b].view.size() == 2 &&
+             m.tensors[c].view.size() == 2) {
+    // C = sa sb A B^T with K-major FP8 A and B (the host decodes their bytes)
+    // and per-tensor scales read from element 0 of their tensors.
+    int sa = m.referenceTensor("scale_a"), sb = m.referenceTensor("scale_b");
+    os << "    const int64_t M = t[" << a << "].shape[0], K = t[" << a << "].shape[1], N = t[" << c
+       << "].shape[1];\n";
+    os << "    std::printf(\"%.1f TFLOP/s\\n\", 2.0 * M * N * K / us * 1e-6);\n";
+    os << "    const double scale = " << (sa >= 0 ? "double(t[" + std::to_string(sa) + "].at(0))" : "1.0")
+       << " * " << (sb >= 0 ? "double(t[" + std::to_string(sb) + "].at(0))" : "1.0") << ";\n";
+    os << "    Check chk = checkGemm(t[" << a << "], t[" << b << "], t[" << c
+       << "], M, N, K, true, scale);\n";
+    os << "    const char *what = \"C = sa sb A B^T (FP8 A and B)\";\n";
     checked = true;
   } else if (m.referenceKind == "attention" && q >= 0 && k >= 0 && v >= 0 && o >= 0) {
     bool causal = m.reference.getBoolean("causal").value_or(false);
