@@ -107,8 +107,8 @@ static int compileMain(int argc, char **argv) {
   for (cl::opt<std::string> *o : {&output, &schedule, &exportDir, &timelineFile, &kernel,
                                   &target, &ptxas, &measured, &tileOrder})
     if (o->getNumOccurrences() > 1) {
-      errs() << "error: --" << o->ArgStr << " given " << o->getNumOccurrences()
-             << " times; give it once\n";
+      errs() << "error: " << (o->ArgStr.size() == 1 ? "-" : "--") << o->ArgStr << " given "
+             << o->getNumOccurrences() << " times; give it once\n";
       return 1;
     }
   if (!withTimeline && (timelineCtas.getNumOccurrences() || timelineTiles.getNumOccurrences() ||
@@ -248,19 +248,18 @@ static int compileMain(int argc, char **argv) {
     errs() << d << "\n";
   if (!result.ok())
     return 1;
-  // Every output is made before any is written, and the timeline (the
-  // likeliest to fail: any path) is written first: a failure leaves the
-  // bundle, the package and an earlier bundle as they were.
-  std::string timelineJson;
+  // The timeline (the likeliest output to fail: any path) is written first,
+  // and removed again if a later output fails: a failure leaves the bundle,
+  // the package and an earlier bundle as they were.
   bool timelineExisted = !timelineFile.empty() && sys::fs::exists(timelineFile);
   if (!timelineFile.empty()) {
     if (!result.prediction.ok) {
       errs() << "error: no predicted timeline: " << result.prediction.error << "\n";
       return 1;
     }
-    timelineJson = stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
-        result.prediction, result.kernel, stagecraft::timeline::HopperModel()));
-    std::string werr = stagecraft::trace::writeFileAtomically(timelineFile, timelineJson);
+    std::string werr = stagecraft::trace::writeFileAtomically(
+        timelineFile, stagecraft::trace::toJson(stagecraft::timeline::predictedTrace(
+                          result.prediction, result.kernel, stagecraft::timeline::HopperModel())));
     if (!werr.empty()) {
       errs() << "error: " << werr << "\n";
       return 1;
