@@ -728,8 +728,10 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
     os << "    const int64_t M = t[" << a << "].shape[0], K = t[" << a << "].shape[1], N = t[" << c
        << "].shape[1];\n";
     os << "    std::printf(\"%.1f TFLOP/s\\n\", 2.0 * M * N * K / us * 1e-6);\n";
-    os << "    const double scale = " << (sa >= 0 ? "double(t[" + std::to_string(sa) + "].at(0))" : "1.0")
-       << " * " << (sb >= 0 ? "double(t[" + std::to_string(sb) + "].at(0))" : "1.0") << ";\n";
+    auto scaleOf = [](int i) {
+      return i >= 0 ? "double(t[" + std::to_string(i) + "].at(0))" : std::string("1.0");
+    };
+    os << "    const double scale = " << scaleOf(sa) << " * " << scaleOf(sb) << ";\n";
     os << "    Check chk = checkGemm(t[" << a << "], t[" << b << "], t[" << c
        << "], M, N, K, true, scale);\n";
     os << "    const char *what = \"C = sa sb A B^T (FP8 A and B)\";\n";

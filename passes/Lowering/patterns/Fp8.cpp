@@ -111,16 +111,20 @@ Value stagecraft::lowering::roundToFp8(OpBuilder &b, Location loc, Value v, Type
   float largest = e5m2 ? 57344.0f : 448.0f;
   Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto ci = [&](int64_t x) { return arith::ConstantIntOp::create(b, loc, x, 32).getResult(); };
-  auto cf = [&](float x) { return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(x)).getResult(); };
+  auto cf = [&](float x) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(x)).getResult();
+  };
   // The binade's exponent from v's bits (f32 subnormals are far below
   // FP8's smallest normal, so their exponent field 0 clamps like any).
   Value bits = arith::BitcastOp::create(b, loc, i32, v);
-  Value field = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, ci(23)), ci(0xFF));
+  Value field =
+      arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, ci(23)), ci(0xFF));
   Value e = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, field, ci(127)),
                                    ci(minExponent));
   // quantum = 2^(e - m), built from its exponent field (e - m >= -17: normal).
+  Value quantumField = arith::AddIOp::create(b, loc, e, ci(127 - mantissa));
   Value quantum = arith::BitcastOp::create(
-      b, loc, f32, arith::ShLIOp::create(b, loc, arith::AddIOp::create(b, loc, e, ci(127 - mantissa)), ci(23)));
+      b, loc, f32, arith::ShLIOp::create(b, loc, quantumField, ci(23)));
   Value steps = LLVM::RoundEvenOp::create(b, loc, arith::DivFOp::create(b, loc, v, quantum));
   Value r = arith::MulFOp::create(b, loc, steps, quantum);
   Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,

@@ -303,8 +303,8 @@ void stagecraft::lowering::emitReferenceStore(StoreOp store, ReferenceContext &c
         x = f32ToFp8Byte(e.b, e.loc, x, elem);
       else if (!elem.isF32())
         x = LLVM::FPTruncOp::create(e.b, e.loc, elem, x);
-      LLVM::StoreOp::create(e.b, e.loc, x,
-                            elementPtr(e, mem.pointer(store.getDesc()), memoryType(elem), g.linear));
+      Value ptr = elementPtr(e, mem.pointer(store.getDesc()), memoryType(elem), g.linear);
+      LLVM::StoreOp::create(e.b, e.loc, x, ptr);
     });
   });
 }
