@@ -243,9 +243,15 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   // The lowering's layout: its barrier area (every ring's full and empty
   // barriers), the tiles loaded outside the loop, then the rings, which the
   // stores' staging overlays after the loop (beside them in a persistent
-  // kernel).
-  int64_t total = limits.barrierAreaBytes + g.fixedSmemBytes +
+  // kernel); the tiles only the epilogue reads too, where they would not
+  // fit otherwise (never in a persistent kernel: isEpilogueOnlyLoad).
+  int64_t total = limits.barrierAreaBytes + g.fixedSmemBytes + g.epilogueLoadSmemBytes +
                   (g.persistent ? ring + epilogue : std::max(ring, epilogue));
+  int64_t afterLoop = g.epilogueLoadSmemBytes + epilogue;
+  if (total > limits.smemPerBlock && g.epilogueLoadSmemBytes > 0) {
+    r.epilogueLoadsAfterLoop = true;
+    total = limits.barrierAreaBytes + g.fixedSmemBytes + std::max(ring, afterLoop);
+  }
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
@@ -260,9 +266,19 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       parts += formatv(", {0} of tiles loaded outside the loop (live throughout)",
                        kib(g.fixedSmemBytes))
                    .str();
-    if (epilogue > 0 && (g.persistent || epilogue > ring))
+    if (g.epilogueLoadSmemBytes > 0 && afterLoop <= ring)
+      parts += formatv(", none for the {0} of tiles only the epilogue reads (loaded after the "
+                       "loop, where the rings were)",
+                       kib(g.epilogueLoadSmemBytes))
+                   .str();
+    if (epilogue > 0 && (g.persistent || afterLoop > ring))
       parts += formatv(", {0} of the stores' staging{1}", kib(epilogue),
                        g.persistent ? " (beside the rings in a persistent kernel)" : "")
+                   .str();
+    if (g.epilogueLoadSmemBytes > 0 && afterLoop > ring)
+      parts += formatv(", {0} of tiles only the epilogue reads (loaded after the loop, where the "
+                       "rings were)",
+                       kib(g.epilogueLoadSmemBytes))
                    .str();
     r.violations.push_back(
         {Rule::SharedMemory, "", "", g.loopLocation,

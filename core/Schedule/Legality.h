@@ -105,6 +105,11 @@ struct ScheduleReport {
   std::vector<LoadBuffers> buffers;
   int64_t smemBytes = 0;
   int64_t smemLimit = 0;
+  /// The tiles only the epilogue reads (LoopGraph::epilogueLoadSmemBytes)
+  /// are loaded after the loop, where the rings were: only when kept
+  /// through the loop they would not fit (loaded at the start they land
+  /// under the loop; after it, the epilogue waits for them).
+  bool epilogueLoadsAfterLoop = false;
   std::vector<GroupRegisters> registers;
   bool warpSpecialized = false;
   /// Warp-specialized loops: the registers per thread every warp starts

@@ -97,13 +97,18 @@ struct LoopGraph {
   /// per group-less unit (bytes, using unit).
   std::vector<std::pair<unsigned, int64_t>> invariantValues;
   /// Shared memory beside the ring buffers: tiles loaded outside the loop
-  /// (live throughout).
+  /// that the loop (or the code before it) reads (live throughout).
   int64_t fixedSmemBytes = 0;
   /// The stores' staging: two slots of one stored panel (128-byte swizzled
   /// rows, as loads). They reuse the rings, free by then, except in a
   /// persistent kernel, whose producer fills the next tile's rings while the
   /// consumers store.
   int64_t epilogueSmemBytes = 0;
+  /// Tiles loaded outside the loop that only the code after it reads
+  /// (isEpilogueOnlyLoad): loaded at the start, beside the others, or, where
+  /// that would not fit, after the loop beside the staging, where the rings
+  /// were (ScheduleReport::epilogueLoadsAfterLoop).
+  int64_t epilogueLoadSmemBytes = 0;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
   /// Clusters: a bound of the pipelined loop or of its tile loop that

@@ -219,6 +219,20 @@ static int64_t tensorBytes(Type type) {
          std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+bool stagecraft::isEpilogueOnlyLoad(LoadOp load, scf::ForOp loop) {
+  Block *block = loop->getBlock();
+  if (!isa<func::FuncOp>(loop->getParentOp()) || load->getBlock() != block)
+    return false;
+  bool storesInLoop = false;
+  loop.getBody()->walk([&](StoreOp) { storesInLoop = true; });
+  if (storesInLoop || load->use_empty())
+    return false;
+  return llvm::all_of(load->getUsers(), [&](Operation *user) {
+    return user->getBlock() == block && loop->isBeforeInBlock(user) &&
+           !isa<tensor::ExtractOp>(user);
+  });
+}
+
 bool stagecraft::upcastFeedsDotB(Value v) {
   return !v.use_empty() && llvm::all_of(v.getUses(), [](OpOperand &use) {
     return isa<DotOp>(use.getOwner()) && use.getOperandNumber() == 1;
@@ -395,7 +409,8 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   }
 
   // Shared memory beside the ring: loads outside the loop, and the staging
-  // tiles of stores (which reuse the ring after the loop).
+  // tiles of stores and the loads only they read (which reuse the ring
+  // after the loop).
   g.persistent = isa<scf::ForOp>(loop->getParentOp());
   // Clusters: the loops' bounds the CTAs of a cluster must agree on.
   {
@@ -418,7 +433,11 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       // A load in a persistent kernel's tile loop has a ring of two.
       bool perTile = g.persistent && op->getParentOp() == loop->getParentOp();
-      g.fixedSmemBytes += (perTile ? 2 : 1) * alignTo1024(load.getDesc().getType().getBoxBytes());
+      int64_t bytes = alignTo1024(load.getDesc().getType().getBoxBytes());
+      if (isEpilogueOnlyLoad(load, loop))
+        g.epilogueLoadSmemBytes += bytes;
+      else
+        g.fixedSmemBytes += (perTile ? 2 : 1) * bytes;
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       DescType d = store.getDesc().getType();
       int64_t panel = d.getTileShape().size() >= 2

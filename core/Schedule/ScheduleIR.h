@@ -46,6 +46,17 @@ mlir::FailureOr<LoopUnits> collectUnits(mlir::scf::ForOp loop);
 /// then lives in shared memory, where wgmma reads B.
 bool upcastFeedsDotB(mlir::Value v);
 
+/// Whether `load`, outside the pipelined `loop`, is read only by the code
+/// after the loop (a residual added to the result, say): such a tile may be
+/// loaded after the loop, into the space the rings leave, rather than at the
+/// kernel's start and kept through it, where it would not fit otherwise
+/// (ScheduleReport::epilogueLoadsAfterLoop). Only where the rings are free:
+/// not in a persistent kernel (its producer fills the next tile's rings
+/// while the consumers finish this one) nor one that stores inside the loop
+/// (its staging lives beside the rings); and not a tile read as scalars
+/// (`tensor.extract`: index math, which may be lowered anywhere).
+bool isEpilogueOnlyLoad(tile::LoadOp load, mlir::scf::ForOp loop);
+
 /// Builds the graph of the kernel's pipelined loop; emits diagnostics at the
 /// offending op on failure.
 mlir::FailureOr<LoopGraph> buildLoopGraph(mlir::func::FuncOp kernel);

@@ -113,6 +113,10 @@ struct KernelCosts {
   /// Before the loop (tiles loaded once, e.g. Q) and after it (the output).
   int64_t prologueLoadBytes = 0;
   MathWork prologueMath;
+  /// Tiles only the epilogue reads (a residual, isEpilogueOnlyLoad): loaded
+  /// with the others before the loop, or after it where they would not fit
+  /// otherwise (ScheduleReport::epilogueLoadsAfterLoop).
+  int64_t epilogueLoadBytes = 0;
   int64_t epilogueStoreBytes = 0;
   /// The stores' panels in store order (bytes each): the lowering stages
   /// and stores one 128-byte-wide column panel at a time (ConsumerLoop.cpp,

@@ -243,6 +243,11 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     plan.epiloguePanelBytes.push_back(static_cast<double>(b));
   if (plan.epiloguePanelBytes.empty() && costs.epilogueStoreBytes > 0)
     plan.epiloguePanelBytes.push_back(plan.epilogueStoreBytes);
-  plan.prologueLoadBytes = static_cast<double>(costs.prologueLoadBytes);
+  // The tiles only the epilogue reads: at the start with the others, or
+  // after the loop where they would not fit otherwise (as the lowering).
+  double epilogueLoads = static_cast<double>(costs.epilogueLoadBytes);
+  plan.prologueLoadBytes = static_cast<double>(costs.prologueLoadBytes) +
+                           (report.epilogueLoadsAfterLoop ? 0 : epilogueLoads);
+  plan.epilogueLoadBytes = report.epilogueLoadsAfterLoop ? epilogueLoads : 0;
   return "";
 }

@@ -112,6 +112,8 @@ struct Plan {
   double epilogueStoreBytes = 0;
   std::vector<double> epiloguePanelBytes; // at least one panel when anything is stored
   double prologueLoadBytes = 0;
+  /// Loaded after the loop, before the epilogue's math (KernelCosts).
+  double epilogueLoadBytes = 0;
 };
 
 /// Fills `plan`; returns "" or why the costs do not fit the graph.

@@ -697,6 +697,14 @@ bool SmRun::stepEpilogue(int cta, int wg) {
       block({5, cta, t, 0}, cta, wg, "the other consumers' epilogue");
       return false;
     }
+    if (plan_.epilogueLoadBytes > 0) {
+      // The tiles only the epilogue reads: one thread loads them once
+      // every consumer is past the loop (ConsumerLoop.cpp), all wait.
+      double s = std::max(c.epilogueReady[t] + m_.syncLatencyCycles, tmaFree_);
+      tmaFree_ = s + m_.transferCycles(plan_.epilogueLoadBytes);
+      result_.tma.spans.push_back({s, tmaFree_});
+      c.epilogueReady[t] = tmaFree_ + m_.loadLatencyCycles + m_.syncLatencyCycles;
+    }
     storePanels(cta, t);
     resolve({5, cta, t, 0}, c.epilogueEnd[t]);
   }

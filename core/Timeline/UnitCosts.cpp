@@ -601,7 +601,9 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     bool before = op->getBlock() == loop->getBlock() ? op->isBeforeInBlock(loop)
                                                     : false;
     if (auto load = dyn_cast<LoadOp>(op)) {
-      addLoad(load, costs.prologueLoadBytes, nullptr);
+      addLoad(load, isEpilogueOnlyLoad(load, loop) ? costs.epilogueLoadBytes
+                                                   : costs.prologueLoadBytes,
+              nullptr);
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       auto desc = store.getDesc().getType();
       costs.epilogueStoreBytes += desc.getBoxBytes();

@@ -1066,6 +1066,8 @@ void ConsumerEmitter::emitTile() {
   } else {
     emitKernelLoop();
   }
+  // The tiles only the epilogue reads (a residual), into the rings' place.
+  frame.loadResidentsAfterLoop(e, ctid, [&] { epilogueBarrier(); });
 
   // After the loop: register math and the stores (scalars at no source
   // iteration).

@@ -375,7 +375,11 @@ LogicalResult Placer::checkOutside() {
           r.copies = 2;
           p.tileRings.push_back(r);
         } else {
-          p.residents.push_back({load, arg.getArgNumber(), tile, 0});
+          // Loaded after the loop only where kept through it they would not
+          // fit (the legality report's choice, which the timeline follows).
+          p.residents.push_back({load, arg.getArgNumber(), tile, 0,
+                                 p.report.epilogueLoadsAfterLoop &&
+                                     isEpilogueOnlyLoad(load, p.loop)});
         }
         continue;
       }

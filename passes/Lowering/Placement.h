@@ -3,7 +3,8 @@
 // The first step of the lowering (Placement.cpp), then Expansion.cpp fills
 // in the schedule's consequences and WarpGroupFrame.cpp the shared memory:
 //  - TMA loads in the pipelined loop get shared-memory rings; loads outside
-//    it are resident tiles, loaded once at the start;
+//    it are resident tiles, loaded once at the start (after the loop, where
+//    the rings were, when only the epilogue reads them);
 //  - the units of the loop split into the consumer warp group(s), which run
 //    every op but loads, and an optional producer group of loads;
 //  - every tensor computed in registers gets a register layout
@@ -60,12 +61,15 @@ struct Ring {
   int64_t multicast = 1;
 };
 
-/// A tile loaded once, before the consumers start (loads outside the loop).
+/// A tile loaded once (loads outside the loop): before the consumers start,
+/// or, when only the code after the loop reads it (isEpilogueOnlyLoad), by
+/// the consumers after the loop into the space the rings leave.
 struct Resident {
   mutable tile::LoadOp load;
   unsigned descArg = 0;
   SmemTile tile;
   int64_t offset = 0;
+  bool afterLoop = false;
 };
 
 /// A tile the consumer warp groups write to shared memory for a dot to read
@@ -159,7 +163,9 @@ struct KernelPlan {
   llvm::SmallVector<Release> endReleases;
 
   // Shared memory (WarpGroupFrame).
-  int64_t smemBytes = 0, residentBar = 0;
+  /// The barriers of the residents loaded at the start and of those loaded
+  /// after the loop.
+  int64_t smemBytes = 0, residentBar = 0, lateResidentBar = 0;
   /// Two staging slots for the stores' panels (each TMA-stored panel is
   /// written to one slot while the other's store drains), per team.
   int64_t stagingBase = 0, stagingSlotBytes = 0;
@@ -176,6 +182,10 @@ struct KernelPlan {
     return tileLoop ? *tileLoop.getBody() : kernel.getBody().front();
   }
   const Resident *residentOf(mlir::Value v) const;
+  /// Whether any resident is loaded at the start / after the loop.
+  bool hasResidents(bool afterLoop) const {
+    return llvm::any_of(residents, [&](const Resident &r) { return r.afterLoop == afterLoop; });
+  }
   const LocalRing *localOf(mlir::Value v) const;
   /// A dot unit whose A comes from registers (neither a loaded tile nor a
   /// tile the consumers write to shared memory): attention's P V.

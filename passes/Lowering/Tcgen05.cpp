@@ -175,7 +175,7 @@ LogicalResult stagecraft::lowering::planTcgen05(KernelPlan &p) {
            << "has " << p.target.smemPerBlock();
   p.tcgen05.accBar = 1024 - 16;
   p.tcgen05.tmemSlot = 1024 - 8;
-  if (p.residentBar + 8 > p.tcgen05.accBar)
+  if (p.lateResidentBar + 8 > p.tcgen05.accBar)
     return p.kernel.emitError("tile-lower-to-nvvm (sm_100a): too many ring buffers for the "
                               "barrier area");
   return success();

@@ -30,12 +30,14 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
       barrier += 16 * r.copies;
     }
   p.residentBar = barrier;
-  barrier += 8;
+  p.lateResidentBar = barrier + 8;
+  barrier += 16;
   if (barrier > kBarrierArea)
     return p.kernel.emitError("tile-lower-to-nvvm: too many ring buffers (")
-           << (barrier - 8) / 16 << "); the barrier area holds 63";
-  // Residents the epilogue reads come first: the staging tiles of the
-  // stores may overlay everything after them once the loop is done.
+           << (barrier - 16) / 16 << "); the barrier area holds 62";
+  // Residents loaded at the start that the epilogue reads come first: the
+  // staging tiles of the stores, and the residents loaded after the loop,
+  // may overlay everything after them once the loop is done.
   auto readAfterLoop = [&](const Resident &r) {
     return llvm::any_of(const_cast<Resident &>(r).load->getUsers(), [&](Operation *u) {
       return u->getBlock() == p.loop->getBlock() && p.loop->isBeforeInBlock(u);
@@ -44,14 +46,21 @@ LogicalResult stagecraft::lowering::layoutSharedMemory(KernelPlan &p) {
   int64_t offset = kBarrierArea;
   for (bool late : {true, false})
     for (Resident &r : p.residents)
-      if (readAfterLoop(r) == late) {
+      if (!r.afterLoop && readAfterLoop(r) == late) {
         r.offset = offset;
         offset += alignTo(r.tile.bytes, 1024);
       }
   int64_t stagingBase = kBarrierArea;
   for (const Resident &r : p.residents)
-    if (readAfterLoop(r))
+    if (!r.afterLoop && readAfterLoop(r))
       stagingBase = std::max(stagingBase, r.offset + alignTo(r.tile.bytes, 1024));
+  // Then those loaded after the loop (never in a persistent kernel or one
+  // that stores in the loop, isEpilogueOnlyLoad): the staging after them.
+  for (Resident &r : p.residents)
+    if (r.afterLoop) {
+      r.offset = stagingBase;
+      stagingBase += alignTo(r.tile.bytes, 1024);
+    }
   for (std::vector<Ring> *rings : {&p.tileRings, &p.rings})
     for (Ring &r : *rings) {
       r.stride = alignTo(r.tile.bytes, 1024);
@@ -254,8 +263,10 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
           e.mbarrierInit(e.smemPtr(r.emptyBar + 8 * c),
                          (r.emptyArrivals ? r.emptyArrivals : 4 * plan.geom.wgs) * r.multicast);
         }
-    if (!plan.residents.empty())
+    if (plan.hasResidents(false))
       e.mbarrierInit(e.smemPtr(plan.residentBar), 1);
+    if (plan.hasResidents(true))
+      e.mbarrierInit(e.smemPtr(plan.lateResidentBar), 1);
     if (sharesRings())
       e.fenceMbarrierInit();
   });
@@ -265,28 +276,43 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
     e.clusterSync();
   else
     e.syncThreads();
-  if (plan.residents.empty())
-    return;
-  e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
-    int64_t bytes = 0;
-    for (const Resident &r : plan.residents)
+  if (plan.hasResidents(false))
+    e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] { loadResidents(e, false); });
+}
+
+void WarpGroupFrame::loadResidents(Emitter &e, bool afterLoop) {
+  int64_t bytes = 0;
+  for (const Resident &r : plan.residents)
+    if (r.afterLoop == afterLoop)
       bytes += r.tile.bytes;
-    Value bar = e.smemPtr(plan.residentBar);
-    e.mbarrierArriveExpectTx(bar, bytes);
-    for (const Resident &r : plan.residents) {
-      IRMapping map = base; // index math local to this region
-      SmallVector<Value> coords;
-      for (Value c : llvm::reverse(const_cast<Resident &>(r).load.getCoords()))
-        coords.push_back(lowerScalar(e, c, map, sources));
-      e.tmaLoadPanels(e.smemPtr(r.offset), arg(r.descArg), coords, bar, r.tile.panels,
-                      r.tile.panelCols, r.tile.panelBytes);
-    }
-  });
+  Value bar = e.smemPtr(afterLoop ? plan.lateResidentBar : plan.residentBar);
+  e.mbarrierArriveExpectTx(bar, bytes);
+  for (const Resident &r : plan.residents) {
+    if (r.afterLoop != afterLoop)
+      continue;
+    IRMapping map = base; // index math local to this region
+    SmallVector<Value> coords;
+    for (Value c : llvm::reverse(const_cast<Resident &>(r).load.getCoords()))
+      coords.push_back(lowerScalar(e, c, map, sources));
+    e.tmaLoadPanels(e.smemPtr(r.offset), arg(r.descArg), coords, bar, r.tile.panels,
+                    r.tile.panelCols, r.tile.panelBytes);
+  }
 }
 
 void WarpGroupFrame::waitResidents(Emitter &e) {
-  if (!plan.residents.empty())
+  if (plan.hasResidents(false))
     e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(0));
+}
+
+void WarpGroupFrame::loadResidentsAfterLoop(Emitter &e, Value ctid,
+                                            const std::function<void()> &consumersDone) {
+  if (!plan.hasResidents(true))
+    return;
+  // They land where the rings were: every consumer must be past its last
+  // read of them (its wgmma retired, its register reads done) first.
+  consumersDone();
+  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] { loadResidents(e, true); });
+  e.mbarrierWait(e.smemPtr(plan.lateResidentBar), e.c32(0));
 }
 
 Value WarpGroupFrame::slotOffset(Emitter &e, const Ring &r, Value g) {

@@ -95,6 +95,12 @@ public:
   mlir::Value slotOffset(hopper::Emitter &e, const Ring &ring, mlir::Value g);
   /// Consumers wait for the resident tiles.
   void waitResidents(hopper::Emitter &e);
+  /// The consumers after the loop: `consumersDone` (their barrier), then
+  /// thread `ctid` 0 loads the residents only the epilogue reads into the
+  /// rings' space and every consumer waits for them. Nothing without such
+  /// residents.
+  void loadResidentsAfterLoop(hopper::Emitter &e, mlir::Value ctid,
+                              const std::function<void()> &consumersDone);
   /// At the kernel's end, every thread: with shared rings, a cluster
   /// barrier (the cluster's CTAs arrive on each other's barriers).
   void emitTeardown(hopper::Emitter &e);
@@ -122,6 +128,9 @@ public:
 
 private:
   void emitProducerLoop(hopper::Emitter &e);
+  /// One thread: the residents loaded at the start, or those loaded after
+  /// the loop, by TMA onto their barrier.
+  void loadResidents(hopper::Emitter &e, bool afterLoop);
   /// Lowers into `scope`, where the builder is, the parts of the ring loads'
   /// coordinates that the pipelined loop does not change (a persistent
   /// kernel's tile decode), so that every iteration's load finds them.

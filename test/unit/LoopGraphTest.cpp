@@ -72,6 +72,41 @@ TEST(LoopGraph, AttentionUnitsEdgesAndSteadyState) {
   EXPECT_EQ(r.steadyState, "MMA0(i) Softmax(i) MUL(i) MMA1(i) loadK(i+1) loadV(i+1)");
 }
 
+TEST(LoopGraph, ATileOnlyTheEpilogueReadsSharesTheRingsPlace) {
+  // C = A B^T + R in 128x256 tiles: R's 64 KiB kept beside the four 48 KiB
+  // ring stages would need 257 KiB; loaded after the loop, beside the
+  // staging, where the rings were, the kernel needs the rings' 193.
+  Parsed p = parseAsset("../test/Inputs/unseen/residual-epilogue.mlir");
+  ASSERT_TRUE(p.module);
+  auto g = buildLoopGraph(p.kernel);
+  ASSERT_TRUE(succeeded(g));
+  EXPECT_EQ(g->fixedSmemBytes, 0);
+  EXPECT_EQ(g->epilogueLoadSmemBytes, 128 * 256 * 2);
+  int64_t rings = 4 * (128 + 256) * 64 * 2;
+  ScheduleReport r = checkSchedule(*g, g->initialSchedule);
+  ASSERT_TRUE(r.legal()) << r.violations[0].message;
+  EXPECT_TRUE(r.epilogueLoadsAfterLoop);
+  EXPECT_EQ(r.smemBytes, 1024 + rings);
+  // A tile that fits beside the rings (a bias row, 1 KiB) is loaded at the
+  // start, under the loop, not waited for after it.
+  g->epilogueLoadSmemBytes = 1024;
+  r = checkSchedule(*g, g->initialSchedule);
+  EXPECT_FALSE(r.epilogueLoadsAfterLoop);
+  EXPECT_EQ(r.smemBytes, 1024 + 1024 + rings);
+  // After the loop, the total is the larger of the rings and the tile with
+  // the staging (32 KiB here; larger staging made up).
+  g->epilogueLoadSmemBytes = 64 * 1024;
+  g->epilogueSmemBytes = 170 * 1024;
+  r = checkSchedule(*g, g->initialSchedule);
+  EXPECT_TRUE(r.epilogueLoadsAfterLoop);
+  EXPECT_EQ(r.smemBytes, 1024 + 64 * 1024 + 170 * 1024);
+  ASSERT_FALSE(r.legal());
+  EXPECT_NE(r.violations[0].message.find(
+                "64 KiB of tiles only the epilogue reads (loaded after the loop"),
+            std::string::npos)
+      << r.violations[0].message;
+}
+
 TEST(LoopGraph, TritonComputationPipeliningSchedules) {
   Parsed p = parseAsset("attention_fwd_d128.mlir");
   ASSERT_TRUE(p.module);

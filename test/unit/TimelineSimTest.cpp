@@ -865,6 +865,32 @@ TEST(TimelineSim, TheEpilogueIsAZoneAfterTheLoop) {
   EXPECT_EQ(named.timeline.units[2].name, "epilogue (after the loop)");
 }
 
+TEST(TimelineSim, ATileOnlyTheEpilogueReadsIsLoadedAfterTheLoop) {
+  // TheEpilogueIsAZoneAfterTheLoop with a 200-byte residual the lowering
+  // loads after the loop (where kept through it, it would not fit): at 1
+  // byte a cycle from the last dot's retirement (2500) to 2700, landed 100
+  // cycles later; the panels then start at 2800 instead of 2500, and
+  // everything after them moves by 300: the epilogue zone ends at 3306, the
+  // last store at 3803.
+  LoadDot k(10);
+  k.costs.epilogueStoreBytes = 900;
+  k.costs.epiloguePanelBytes = {300, 300, 300};
+  k.costs.epilogueLoadBytes = 200;
+  HopperModel m = epilogueModel();
+  ScheduleReport r = checkSchedule(k.graph, schedule(0, 1, 0));
+  r.epilogueLoadsAfterLoop = true;
+  Prediction p = predict(k.graph, schedule(0, 1, 0), r, k.costs, m);
+  ASSERT_TRUE(p.ok) << p.error;
+  std::vector<Zone> consumer;
+  for (const Zone &z : p.timeline.zones)
+    if (z.unit == 2 && p.timeline.rows[z.row].kind == RowKind::Consumer)
+      consumer.push_back(z);
+  ASSERT_EQ(consumer.size(), 1u);
+  EXPECT_NEAR(consumer[0].start, 2500, 1e-6);
+  EXPECT_NEAR(consumer[0].end, 3306, 1e-6);
+  EXPECT_NEAR(p.ctaNs, 3803, 1e-6);
+}
+
 TEST(TimelineSim, TheEpiloguesMathIsConvertedPanelByPanelWhileStaged) {
   // The epilogue of TheEpilogueIsAZoneAfterTheLoop with 600 cycles of math
   // (600 FMA at 1 a cycle): each panel's third of it (200 cycles) overlaps

@@ -80,6 +80,7 @@ TEST(UnitCosts, Gemm) {
   // Stored as the lowering stages it: four 128-byte-wide panels of 128 rows.
   EXPECT_EQ(c->epiloguePanelBytes, (std::vector<int64_t>(4, 128 * 128)));
   EXPECT_EQ(c->prologueLoadBytes, 0);
+  EXPECT_EQ(c->epilogueLoadBytes, 0);
   // 8192^3: 64 x 32 CTAs of 128 iterations.
   EXPECT_EQ(c->grid, (std::vector<int64_t>{64, 32, 1}));
   ASSERT_EQ(c->ctas.size(), 1u);
@@ -99,6 +100,15 @@ TEST(UnitCosts, Gemm) {
   EXPECT_TRUE(failed(extractKernelCosts(p->kernel, p->graph, {{"Q", 1}})));
   ASSERT_FALSE(p->diagnostics.empty());
   EXPECT_NE(p->diagnostics.back().find("unknown size \"Q\""), std::string::npos);
+}
+
+TEST(UnitCosts, ATileOnlyTheEpilogueReadsIsLoadedAfterTheLoop) {
+  auto p = parse("../test/Inputs/unseen/residual-epilogue.mlir", true);
+  ASSERT_TRUE(p->module);
+  auto c = extractKernelCosts(p->kernel, p->graph);
+  ASSERT_TRUE(succeeded(c));
+  EXPECT_EQ(c->prologueLoadBytes, 0);
+  EXPECT_EQ(c->epilogueLoadBytes, 128 * 256 * 2); // R
 }
 
 TEST(UnitCosts, LoadFootprintsFollowTheProgramIds) {
@@ -147,6 +157,7 @@ TEST(UnitCosts, CausalAttention) {
   EXPECT_EQ(unit(*c, "loadK").loadBytes, 128 * 128 * 2);
   EXPECT_EQ(unit(*c, "loadK").loadBoxes, 2); // two 64-column panels
   EXPECT_EQ(c->prologueLoadBytes, 128 * 128 * 2); // Q
+  EXPECT_EQ(c->epilogueLoadBytes, 0);               // Q is read in the loop
   const UnitWork &softmax = unit(*c, "Softmax");
   EXPECT_EQ(softmax.math.mufu, 128 * 128 + 128); // exp2 of the tile and of the row vector
   EXPECT_EQ(softmax.math.convert, 128 * 128);    // P to bf16
