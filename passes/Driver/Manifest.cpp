@@ -156,10 +156,14 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     }
   }
   // FLOPs: the peer's count where there is one (what its TFLOP/s mean),
-  // else the dot FLOPs every program executes.
+  // else the dot FLOPs every program executes on elements inside the
+  // tensors (not the padding past an edge), else, where the loads'
+  // coordinates read a tensor, those of the whole tiles.
   IndexEvaluator eval(kernel, *sig, sizes, m.grid);
   if (flops < 0) {
-    std::optional<double> executed = eval.dotFlops();
+    std::optional<double> executed = eval.usefulDotFlops();
+    if (!executed)
+      executed = eval.dotFlops();
     flops = executed ? *executed : 0;
     m.flopsUncounted = !executed;
   }

@@ -2,6 +2,7 @@
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/Cluster.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -14,6 +15,8 @@ IndexEvaluator::IndexEvaluator(func::FuncOp kernel, const KernelSignature &sig,
     this->grid.push_back(1);
   for (auto [i, a] : llvm::enumerate(sig.sizeArgs))
     args[kernel.getArgument(a)] = sizes[i];
+  for (auto [a, shape] : llvm::zip(sig.descArgs, sig.descShapes))
+    extents[kernel.getArgument(a)] = KernelSignature::evaluate(shape, sizes);
 }
 
 static int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
@@ -141,6 +144,227 @@ std::optional<double> IndexEvaluator::dotFlops(int64_t maxIterations) const {
         pid = {x, y, z};
         DenseMap<Value, int64_t> env;
         std::optional<double> f = countBlock(kernel.getBody().front(), env, budget);
+        if (!f)
+          return std::nullopt;
+        total += *f;
+      }
+  return total;
+}
+
+/// The loads dimension `dim` of `v` comes from (see usefulDotFlops).
+static void traceDim(Value v, unsigned dim, SmallVectorImpl<Operation *> &loads,
+                     SmallVectorImpl<unsigned> &boxDims, DenseSet<std::pair<void *, unsigned>> &seen) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  Operation *def = v.getDefiningOp();
+  if (!type || !def || dim >= type.getRank() || !seen.insert({v.getAsOpaquePointer(), dim}).second)
+    return;
+  auto trace = [&](Value w, unsigned d) { traceDim(w, d, loads, boxDims, seen); };
+  llvm::TypeSwitch<Operation *>(def)
+      .Case([&](LoadOp load) {
+        loads.push_back(load);
+        boxDims.push_back(dim + (load.getDesc().getType().getRank() - type.getRank()));
+      })
+      .Case([&](DotOp d) {
+        if (dim == 0)
+          trace(d.getA(), d.getTransposeA() ? 1 : 0);
+        else
+          trace(d.getB(), d.getTransposeB() ? 0 : 1);
+      })
+      .Case([&](DotScaledOp d) {
+        if (dim == 0)
+          trace(d.getA(), 0);
+        else
+          trace(d.getB(), d.getTransposeB() ? 0 : 1);
+      })
+      .Case([&](BroadcastOp b) {
+        if (dim != b.getDim())
+          trace(b.getInput(), dim > b.getDim() ? dim - 1 : dim);
+      })
+      .Case([&](ReduceOp r) { trace(r.getInput(), dim >= r.getDim() ? dim + 1 : dim); })
+      .Case([&](IotaOp) {})
+      .Default([&](Operation *op) {
+        // Element-wise math (and tile.mask, tile.upcast): an element is
+        // padding where any operand's is.
+        for (Value o : op->getOperands())
+          if (auto t = dyn_cast<RankedTensorType>(o.getType()); t && t.getRank() == type.getRank())
+            trace(o, dim);
+      });
+}
+
+const std::array<SmallVector<IndexEvaluator::DimSource>, 3> &
+IndexEvaluator::sourcesOf(Operation *dot) const {
+  auto it = sources.find(dot);
+  if (it != sources.end())
+    return it->second;
+  std::array<SmallVector<DimSource>, 3> out;
+  auto collect = [&](Value v, unsigned dim, SmallVector<DimSource> &into) {
+    SmallVector<Operation *> loads;
+    SmallVector<unsigned> boxDims;
+    DenseSet<std::pair<void *, unsigned>> seen;
+    traceDim(v, dim, loads, boxDims, seen);
+    for (auto [l, d] : llvm::zip(loads, boxDims))
+      into.push_back({l, d});
+  };
+  if (auto d = dyn_cast<DotOp>(dot)) {
+    collect(d.getA(), d.getTransposeA() ? 1 : 0, out[0]);
+    collect(d.getB(), d.getTransposeB() ? 0 : 1, out[1]);
+    collect(d.getA(), d.getTransposeA() ? 0 : 1, out[2]);
+    collect(d.getB(), d.getTransposeB() ? 1 : 0, out[2]);
+  } else if (auto d = dyn_cast<DotScaledOp>(dot)) {
+    collect(d.getA(), 0, out[0]);
+    collect(d.getB(), d.getTransposeB() ? 0 : 1, out[1]);
+    collect(d.getA(), 1, out[2]);
+    collect(d.getB(), d.getTransposeB() ? 1 : 0, out[2]);
+  }
+  return sources[dot] = std::move(out);
+}
+
+std::optional<int64_t> IndexEvaluator::inside(ArrayRef<DimSource> from, int64_t size,
+                                              const DenseMap<Value, int64_t> &env) const {
+  int64_t n = size;
+  for (const DimSource &s : from) {
+    auto load = cast<LoadOp>(s.load);
+    auto it = extents.find(load.getDesc());
+    if (it == extents.end() || s.boxDim >= it->second.size())
+      continue; // not a kernel argument's tensor: nothing known
+    std::optional<int64_t> at = eval(load.getCoords()[s.boxDim], env);
+    if (!at)
+      return std::nullopt;
+    int64_t box = load.getDesc().getType().getBoxShape()[s.boxDim];
+    int64_t lo = std::max<int64_t>(*at, 0), hi = std::min(*at + box, it->second[s.boxDim]);
+    n = std::min(n, std::max<int64_t>(hi - lo, 0));
+  }
+  return n;
+}
+
+std::optional<double> IndexEvaluator::countUseful(Block &block, DenseMap<Value, int64_t> &env,
+                                                  int64_t &budget) const {
+  double flops = 0;
+  for (Operation &op : block) {
+    if (isa<DotOp, DotScaledOp>(op)) {
+      auto result = cast<RankedTensorType>(op.getResult(0).getType());
+      int64_t k = isa<DotOp>(op) ? cast<DotOp>(op).getK() : cast<DotScaledOp>(op).getK();
+      const auto &from = sourcesOf(&op);
+      std::optional<int64_t> m = inside(from[0], result.getDimSize(0), env);
+      std::optional<int64_t> n = m ? inside(from[1], result.getDimSize(1), env) : std::nullopt;
+      std::optional<int64_t> kk = n ? inside(from[2], k, env) : std::nullopt;
+      if (!kk)
+        return std::nullopt;
+      flops += 2.0 * static_cast<double>(*m) * static_cast<double>(*n) * static_cast<double>(*kk);
+      continue;
+    }
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    std::optional<int64_t> lb = eval(loop.getLowerBound(), env), ub = eval(loop.getUpperBound(), env),
+                           step = eval(loop.getStep(), env);
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    int64_t trips = *ub > *lb ? ceilDiv(*ub - *lb, *step) : 0;
+    if (trips > 0 && loop.getBody()->getOps<scf::ForOp>().empty())
+      if (std::optional<double> body = countLinear(loop, *lb, *step, trips, env)) {
+        flops += *body;
+        continue;
+      }
+    budget -= trips;
+    if (budget < 0)
+      return std::nullopt;
+    for (int64_t i = 0; i < trips; ++i) {
+      env[loop.getInductionVar()] = *lb + i * *step;
+      std::optional<double> body = countUseful(*loop.getBody(), env, budget);
+      if (!body)
+        return std::nullopt;
+      flops += *body;
+    }
+    env.erase(loop.getInductionVar());
+  }
+  return flops;
+}
+
+std::optional<double> IndexEvaluator::countLinear(scf::ForOp loop, int64_t lb, int64_t step,
+                                                  int64_t trips,
+                                                  DenseMap<Value, int64_t> &env) const {
+  // Each coordinate the dots' dimensions come from, at the first, second
+  // and last iteration: where they lie on a line (c0 + i d: a K offset, a
+  // key block's first row; d = 0 for what the loop does not move), the
+  // counts are arithmetic on the iteration, with no index math interpreted
+  // per iteration (a large attention launch has half a million).
+  struct Edge {
+    int64_t c0, d, box, extent;
+  };
+  struct Dims {
+    std::array<SmallVector<Edge>, 3> edges;
+    std::array<int64_t, 3> size;
+  };
+  Value iv = loop.getInductionVar();
+  SmallVector<Dims> dots;
+  bool linear = true;
+  for (Operation &op : *loop.getBody()) {
+    if (!isa<DotOp, DotScaledOp>(op))
+      continue;
+    Dims dims;
+    auto result = cast<RankedTensorType>(op.getResult(0).getType());
+    dims.size = {result.getDimSize(0), result.getDimSize(1),
+                 isa<DotOp>(op) ? cast<DotOp>(op).getK() : cast<DotScaledOp>(op).getK()};
+    const auto &from = sourcesOf(&op);
+    for (unsigned d = 0; d < 3 && linear; ++d)
+      for (const DimSource &s : from[d]) {
+        auto load = cast<LoadOp>(s.load);
+        auto it = extents.find(load.getDesc());
+        if (it == extents.end() || s.boxDim >= it->second.size())
+          continue;
+        Value c = load.getCoords()[s.boxDim];
+        auto at = [&](int64_t i) {
+          env[iv] = lb + i * step;
+          return eval(c, env);
+        };
+        std::optional<int64_t> first = at(0), second = trips > 1 ? at(1) : first,
+                               last = trips > 2 ? at(trips - 1) : second;
+        if (!first || !second || !last) {
+          linear = false;
+          break;
+        }
+        int64_t slope = *second - *first;
+        if (*last != *first + (trips - 1) * slope) {
+          linear = false;
+          break;
+        }
+        dims.edges[d].push_back(
+            {*first, slope, load.getDesc().getType().getBoxShape()[s.boxDim], it->second[s.boxDim]});
+      }
+    dots.push_back(std::move(dims));
+  }
+  env.erase(iv);
+  if (!linear)
+    return std::nullopt;
+  double flops = 0;
+  for (int64_t i = 0; i < trips; ++i)
+    for (const Dims &dims : dots) {
+      double product = 2;
+      for (unsigned d = 0; d < 3; ++d) {
+        int64_t n = dims.size[d];
+        for (const Edge &e : dims.edges[d]) {
+          int64_t c = e.c0 + i * e.d;
+          n = std::min(n, std::max<int64_t>(std::min(c + e.box, e.extent) - std::max<int64_t>(c, 0), 0));
+        }
+        product *= static_cast<double>(n);
+      }
+      flops += product;
+    }
+  return flops;
+}
+
+std::optional<double> IndexEvaluator::usefulDotFlops(int64_t maxIterations) const {
+  int64_t budget = maxIterations;
+  double total = 0;
+  for (int64_t z = 0; z < grid[2]; ++z)
+    for (int64_t y = 0; y < grid[1]; ++y)
+      for (int64_t x = 0; x < grid[0]; ++x) {
+        if (--budget < 0)
+          return std::nullopt;
+        pid = {x, y, z};
+        DenseMap<Value, int64_t> env;
+        std::optional<double> f = countUseful(kernel.getBody().front(), env, budget);
         if (!f)
           return std::nullopt;
         total += *f;

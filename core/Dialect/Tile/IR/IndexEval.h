@@ -12,6 +12,9 @@
 
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
 #include <optional>
 
 namespace stagecraft::tile {
@@ -31,13 +34,48 @@ public:
   /// `maxIterations` interpreted loop iterations.
   std::optional<double> dotFlops(int64_t maxIterations = 20'000'000) const;
 
+  /// The same over the dots' elements inside the tensors: a dot's M, N and K
+  /// each count only the rows and columns that the tiles it reads (through
+  /// element-wise math, reductions, broadcasts and other dots: attention's P
+  /// has the keys K had) loaded from inside their tensor, not the padding
+  /// TMA fills past an edge (a decode's one query row in a 128-row tile
+  /// counts once). Masks are not read: a causal block counts whole. nullopt
+  /// where dotFlops is, or where a load's coordinates cannot be evaluated
+  /// (they read a tensor: a page table).
+  std::optional<double> usefulDotFlops(int64_t maxIterations = 20'000'000) const;
+
 private:
+  /// Where a dimension of a dot's operand comes from: dimension `boxDim` of
+  /// a load's box.
+  struct DimSource {
+    mlir::Operation *load;
+    unsigned boxDim;
+  };
   std::optional<double> countBlock(mlir::Block &block,
                                    llvm::DenseMap<mlir::Value, int64_t> &env,
                                    int64_t &budget) const;
+  std::optional<double> countUseful(mlir::Block &block,
+                                    llvm::DenseMap<mlir::Value, int64_t> &env,
+                                    int64_t &budget) const;
+  /// countUseful of a loop without inner loops whose dots read tiles at
+  /// coordinates linear in the iteration (checked at its first, second and
+  /// last); nullopt otherwise.
+  std::optional<double> countLinear(mlir::scf::ForOp loop, int64_t lb, int64_t step,
+                                    int64_t trips,
+                                    llvm::DenseMap<mlir::Value, int64_t> &env) const;
+  /// The loads the dimensions M, N, K of a dot (tile.dot, tile.dot_scaled)
+  /// come from.
+  const std::array<llvm::SmallVector<DimSource>, 3> &sourcesOf(mlir::Operation *dot) const;
+  /// How many of dimension `size` of a dot lie inside the tensors: nullopt
+  /// when a coordinate cannot be evaluated.
+  std::optional<int64_t> inside(llvm::ArrayRef<DimSource> sources, int64_t size,
+                                const llvm::DenseMap<mlir::Value, int64_t> &env) const;
   mutable mlir::func::FuncOp kernel;
   std::vector<int64_t> sizes, grid;
   llvm::DenseMap<mlir::Value, int64_t> args;
+  /// The tensor shape of each descriptor argument at these sizes.
+  llvm::DenseMap<mlir::Value, std::vector<int64_t>> extents;
+  mutable llvm::DenseMap<mlir::Operation *, std::array<llvm::SmallVector<DimSource>, 3>> sources;
   mutable std::vector<int64_t> pid{0, 0, 0};
 };
 
