@@ -1,6 +1,7 @@
 //===- Legality.cpp - schedule legality, resources, steady state ----------===//
 #include "core/Schedule/Legality.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -248,7 +249,7 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   int64_t total = limits.barrierAreaBytes + g.fixedSmemBytes + g.epilogueLoadSmemBytes +
                   (g.persistent ? ring + epilogue : std::max(ring, epilogue));
   int64_t afterLoop = g.epilogueLoadSmemBytes + epilogue;
-  if (total > limits.smemPerBlock && g.epilogueLoadSmemBytes > 0) {
+  if (total > limits.smemPerBlock && g.epilogueLoadSmemBytes > 0 && !g.persistent) {
     r.epilogueLoadsAfterLoop = true;
     total = limits.barrierAreaBytes + g.fixedSmemBytes + std::max(ring, afterLoop);
   }
@@ -266,27 +267,36 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       parts += formatv(", {0} of tiles loaded outside the loop (live throughout)",
                        kib(g.fixedSmemBytes))
                    .str();
-    if (g.epilogueLoadSmemBytes > 0 && afterLoop <= ring)
-      parts += formatv(", none for the {0} of tiles only the epilogue reads (loaded after the "
-                       "loop, where the rings were)",
-                       kib(g.epilogueLoadSmemBytes))
-                   .str();
+    std::string epilogueLoads =
+        formatv("{0} of tiles only the epilogue reads ({1})", kib(g.epilogueLoadSmemBytes),
+                llvm::join(g.epilogueLoadLocations, ", "))
+            .str();
+    if (g.epilogueLoadSmemBytes > 0 && g.persistent)
+      parts += ", " + epilogueLoads + ", one buffer each, loaded after each tile's ring loads";
+    else if (g.epilogueLoadSmemBytes > 0 && afterLoop <= ring)
+      parts += ", none for the " + epilogueLoads + ", loaded after the loop where the rings were";
     if (epilogue > 0 && (g.persistent || afterLoop > ring))
       parts += formatv(", {0} of the stores' staging{1}", kib(epilogue),
                        g.persistent ? " (beside the rings in a persistent kernel)" : "")
                    .str();
-    if (g.epilogueLoadSmemBytes > 0 && afterLoop > ring)
-      parts += formatv(", {0} of tiles only the epilogue reads (loaded after the loop, where the "
-                       "rings were)",
-                       kib(g.epilogueLoadSmemBytes))
-                   .str();
+    if (g.epilogueLoadSmemBytes > 0 && !g.persistent && afterLoop > ring)
+      parts += ", " + epilogueLoads + ", loaded after the loop where the rings were";
+    // Where what the code after the loop needs does not fit on its own, no
+    // schedule helps.
+    bool epilogueAlone = !g.persistent && g.epilogueLoadSmemBytes > 0 &&
+                         limits.barrierAreaBytes + g.fixedSmemBytes + afterLoop > limits.smemPerBlock;
+    std::string advice =
+        epilogueAlone
+            ? "No schedule fits this: the tiles only the epilogue reads and the stores' "
+              "staging need that much on their own; read fewer or smaller tiles after the loop "
+              "(16-bit rather than f32, a smaller output tile)."
+            : "Each load keeps one copy per stage between it and its last use: move loads "
+              "closer to their uses.";
     r.violations.push_back(
         {Rule::SharedMemory, "", "", g.loopLocation,
          formatv("the buffers need {0} of shared memory ({1}), more than the "
-                 "{2} a block can have on {3}. Each load keeps one copy "
-                 "per stage between it and its last use: move loads closer to "
-                 "their uses.",
-                 kib(total), parts, kib(limits.smemPerBlock), limits.gpu)
+                 "{2} a block can have on {3}. {4}",
+                 kib(total), parts, kib(limits.smemPerBlock), limits.gpu, advice)
              .str()});
   }
 }

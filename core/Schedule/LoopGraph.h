@@ -109,6 +109,8 @@ struct LoopGraph {
   /// that would not fit, after the loop beside the staging, where the rings
   /// were (ScheduleReport::epilogueLoadsAfterLoop).
   int64_t epilogueLoadSmemBytes = 0;
+  /// Their loads' locations ("file:line:col"), for messages.
+  std::vector<std::string> epilogueLoadLocations;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
   /// Clusters: a bound of the pipelined loop or of its tile loop that

@@ -221,11 +221,13 @@ static int64_t tensorBytes(Type type) {
 
 bool stagecraft::isEpilogueOnlyLoad(LoadOp load, scf::ForOp loop) {
   Block *block = loop->getBlock();
-  if (!isa<func::FuncOp>(loop->getParentOp()) || load->getBlock() != block)
+  if (load->getBlock() != block || load->use_empty())
     return false;
+  // A persistent kernel's: the tile's own loads, in the tile loop's body.
+  bool persistent = !isa<func::FuncOp>(loop->getParentOp());
   bool storesInLoop = false;
   loop.getBody()->walk([&](StoreOp) { storesInLoop = true; });
-  if (storesInLoop || load->use_empty())
+  if (!persistent && storesInLoop)
     return false;
   return llvm::all_of(load->getUsers(), [&](Operation *user) {
     return user->getBlock() == block && loop->isBeforeInBlock(user) &&
@@ -433,10 +435,14 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       // A load in a persistent kernel's tile loop has a ring of two.
       bool perTile = g.persistent && op->getParentOp() == loop->getParentOp();
+      // A tile's own loads have a ring of two (the next tile's loaded while
+      // this one's are read), one for those only its epilogue reads (loaded
+      // after the tile's ring loads).
       int64_t bytes = alignTo1024(load.getDesc().getType().getBoxBytes());
-      if (isEpilogueOnlyLoad(load, loop))
+      if (isEpilogueOnlyLoad(load, loop)) {
         g.epilogueLoadSmemBytes += bytes;
-      else
+        g.epilogueLoadLocations.push_back(formatLocation(load.getLoc()));
+      } else
         g.fixedSmemBytes += (perTile ? 2 : 1) * bytes;
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       DescType d = store.getDesc().getType();

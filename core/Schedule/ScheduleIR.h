@@ -46,15 +46,15 @@ mlir::FailureOr<LoopUnits> collectUnits(mlir::scf::ForOp loop);
 /// then lives in shared memory, where wgmma reads B.
 bool upcastFeedsDotB(mlir::Value v);
 
-/// Whether `load`, outside the pipelined `loop`, is read only by the code
-/// after the loop (a residual added to the result, say): such a tile may be
-/// loaded after the loop, into the space the rings leave, rather than at the
-/// kernel's start and kept through it, where it would not fit otherwise
-/// (ScheduleReport::epilogueLoadsAfterLoop). Only where the rings are free:
-/// not in a persistent kernel (its producer fills the next tile's rings
-/// while the consumers finish this one) nor one that stores inside the loop
-/// (its staging lives beside the rings); and not a tile read as scalars
-/// (`tensor.extract`: index math, which may be lowered anywhere).
+/// Whether `load`, outside the pipelined `loop` but in its block, is read
+/// only by the code after the loop (a residual added to the result, say),
+/// and not as scalars (`tensor.extract`: index math, which may be lowered
+/// anywhere). Such a tile may be loaded after the loop, into the space the
+/// rings leave, rather than at the kernel's start and kept through it, where
+/// it would not fit otherwise (ScheduleReport::epilogueLoadsAfterLoop); not
+/// in a loop that stores (its staging lives beside the rings). In a
+/// persistent kernel (the tile loop's body), the producer loads such a tile
+/// after the tile's ring loads, into one buffer rather than two.
 bool isEpilogueOnlyLoad(tile::LoadOp load, mlir::scf::ForOp loop);
 
 /// Builds the graph of the kernel's pipelined loop; emits diagnostics at the

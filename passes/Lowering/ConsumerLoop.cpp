@@ -892,7 +892,8 @@ void ConsumerEmitter::run() {
     curBase = base;
     curTile = tile;
     for (const Ring &r : p.tileRings)
-      frame.waitFull(e, r, tile);
+      if (!r.afterLoop)
+        frame.waitFull(e, r, tile);
     if (p.tileLoop)
       evalBefore(p.scope());
     emitTile();
@@ -1066,8 +1067,12 @@ void ConsumerEmitter::emitTile() {
   } else {
     emitKernelLoop();
   }
-  // The tiles only the epilogue reads (a residual), into the rings' place.
+  // The tiles only the epilogue reads (a residual): into the rings' place,
+  // or, a persistent kernel's, by the producer after the tile's ring loads.
   frame.loadResidentsAfterLoop(e, ctid, [&] { epilogueBarrier(); });
+  for (const Ring &r : p.tileRings)
+    if (r.afterLoop)
+      frame.waitFull(e, r, curTile);
 
   // After the loop: register math and the stores (scalars at no source
   // iteration).

@@ -372,7 +372,8 @@ LogicalResult Placer::checkOutside() {
           r.load = load;
           r.descArg = arg.getArgNumber();
           r.tile = tile;
-          r.copies = 2;
+          r.afterLoop = isEpilogueOnlyLoad(load, p.loop);
+          r.copies = r.afterLoop ? 1 : 2;
           p.tileRings.push_back(r);
         } else {
           // Loaded after the loop only where kept through it they would not

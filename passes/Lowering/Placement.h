@@ -59,6 +59,11 @@ struct Ring {
   /// of the rows into every CTA's slot, and a slot is free once the consumers
   /// of all of them released it. 1: the CTA's own.
   int64_t multicast = 1;
+  /// A persistent kernel's tile load only the epilogue reads
+  /// (isEpilogueOnlyLoad): one buffer, loaded by the producer after the
+  /// tile's ring loads (by then the previous tile's epilogue has freed it),
+  /// waited for by the consumers after their loop.
+  bool afterLoop = false;
 };
 
 /// A tile loaded once (loads outside the loop): before the consumers start,
@@ -144,7 +149,7 @@ struct KernelPlan {
   mutable mlir::scf::ForOp tileLoop;
   /// Loads in the tile loop's body outside the pipelined loop: loaded for
   /// every tile into a ring of two (the next tile's while this one's is
-  /// read), indexed by the tile count.
+  /// read), or of one (Ring::afterLoop), indexed by the tile count.
   std::vector<Ring> tileRings;
   std::vector<tile::StoreOp> stores;
   /// Stores in the pipelined loop (a tile each iteration, by the consumers

@@ -430,7 +430,8 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
     IRMapping tileScope = scope;
     lowerLoopInvariantCoords(e);
     for (const Ring &r : plan.tileRings)
-      produce(e, r, tileCount, Value());
+      if (!r.afterLoop)
+        produce(e, r, tileCount, Value());
     Value end = e.add(trip.count, e.c32(plan.pMax - plan.pMin));
     auto kloop = scf::ForOp::create(e.b, e.loc, e.c32(0), end, e.c32(1));
     {
@@ -449,6 +450,11 @@ void WarpGroupFrame::emitProducerLoop(Emitter &e) {
             e.ifThen(inRange, [&] { produce(e, r, e.add(baseIter, src), src); });
       }
     }
+    // The tiles only the epilogue reads, after the ring loads: their one
+    // buffer is free by then (the previous tile's epilogue is long done).
+    for (const Ring &r : plan.tileRings)
+      if (r.afterLoop)
+        produce(e, r, tileCount, Value());
     // The tile's last load ends with its loop: what the producer does until
     // the next tile's first load unit (that tile's own loads) is no unit's.
     if (probes)

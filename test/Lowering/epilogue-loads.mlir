@@ -1,5 +1,14 @@
 // RUN: stagecraft-opt %inputs/unseen/residual-epilogue.mlir -tile-lower-to-nvvm | FileCheck %s
 // RUN: stagecraft-opt %s -tile-lower-to-nvvm | FileCheck %s --check-prefix=KEPT
+// RUN: stagecraft-opt %inputs/unseen/persistent-pingpong-residual.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=PERSISTENT
+
+// A persistent kernel's tile only the epilogue reads: the producer loads R
+// (32 KiB) after the tile's ring loads (16 KiB each), into one buffer.
+// PERSISTENT-LABEL: llvm.func @persistent_pingpong_residual
+// PERSISTENT-SAME: stagecraft.dynamic_smem = 230400
+// PERSISTENT-NOT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768
+// PERSISTENT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384
+// PERSISTENT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768
 
 // A tile only the code after the loop reads (a residual) is loaded after the
 // loop, into the rings' space: four 48 KiB ring stages and the 64 KiB tile
