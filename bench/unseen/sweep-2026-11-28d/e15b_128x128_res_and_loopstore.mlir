@@ -1,0 +1,40 @@
+// the same at 128x128 and N = 128 (one column of programs: each A tile written once)
+module {
+  func.func @e15b_128x128_res_and_loopstore(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %R: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %AC: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 2048 : i64, N = 128 : i64, K = 2048 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+        %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+        %ax = arith.extf %a {tile.sched = #tile.sched<"copyA", stage = 2, order = 3, group = 1>} : tensor<128x64xbf16> to tensor<128x64xf32>
+        %ay = arith.mulf %ax, %ax {tile.sched = #tile.sched<"copyA", stage = 2, order = 3, group = 1>} : tensor<128x64xf32>
+        %az = arith.truncf %ay {tile.sched = #tile.sched<"copyA", stage = 2, order = 3, group = 1>} : tensor<128x64xf32> to tensor<128x64xbf16>
+        tile.store %AC[%m0, %k], %az {tile.sched = #tile.sched<"storeA", stage = 2, order = 4, group = 1>} : !tile.desc<128x64xbf16>, tensor<128x64xbf16>
+        scf.yield %d : tensor<128x128xf32>
+      }
+      %r1 = tile.load %R[%m0, %n0] : !tile.desc<128x128xbf16> -> tensor<128x128xbf16>
+      %e2 = arith.extf %r1 : tensor<128x128xbf16> to tensor<128x128xf32>
+      %v3 = arith.addf %acc, %e2 : tensor<128x128xf32>
+      %t4 = arith.truncf %v3 : tensor<128x128xf32> to tensor<128x128xbf16>
+      tile.store %C[%m0, %n0], %t4 : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    return
+  }
+}

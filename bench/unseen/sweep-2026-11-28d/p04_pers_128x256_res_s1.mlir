@@ -1,0 +1,42 @@
+// persistent 128x256 + residual with 2 ring stages (MMA stage 1, wait 0): 96 KiB ring + 2x64 KiB
+module {
+  func.func @p04_pers_128x256_res_s1(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<256x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %R: !tile.desc<128x256xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %C: !tile.desc<128x256xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (132)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
+    %pid = tile.program_id 0 : index
+    %nprog = tile.num_programs 0 : index
+    %tiles_m = arith.ceildivui %M, %c128 : index
+    %tiles_n = arith.ceildivui %N, %c256 : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+    scf.for %t = %pid to %tiles step %nprog {
+      %tm = arith.divui %t, %tiles_n : index
+      %tn = arith.remui %t, %tiles_n : index
+      %m0 = arith.muli %tm, %c128 : index
+      %n0 = arith.muli %tn, %c256 : index
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x256xf32>) {
+          %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+          %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<256x64xbf16> -> tensor<256x64xbf16>
+          %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 1, order = 0, group = 1>} : tensor<128x64xbf16>, tensor<256x64xbf16> -> tensor<128x256xf32>
+          scf.yield %d : tensor<128x256xf32>
+        }
+        %r1 = tile.load %R[%m0, %n0] : !tile.desc<128x256xbf16> -> tensor<128x256xbf16>
+        %e2 = arith.extf %r1 : tensor<128x256xbf16> to tensor<128x256xf32>
+        %v3 = arith.addf %acc, %e2 : tensor<128x256xf32>
+        %t4 = arith.truncf %v3 : tensor<128x256xf32> to tensor<128x256xbf16>
+        tile.store %C[%m0, %n0], %t4 : !tile.desc<128x256xbf16>, tensor<128x256xbf16>
+    }
+    return
+  }
+}

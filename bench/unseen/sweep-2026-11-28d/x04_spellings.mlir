@@ -1,0 +1,44 @@
+// x04: e05 with unusual but valid spellings: explicit wait = 0 off the loads, cooperative/registers 0/cluster 1 spelled out, a 3-d grid with a trailing 1, other map labels, untyped defaults, a hex zero, transpose_b = unit.
+// 128x128: row bias + column bias + bf16 residual, five ring stages (MMA stage 3 wait 1)
+module {
+  func.func @x04_spellings(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[p, q, r] -> (p, r)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %RB: !tile.desc<128xf32> {tile.shape = affine_map<()[M, N, K] -> (M)>},
+      %CB: !tile.desc<128xf32> {tile.shape = affine_map<()[M, N, K] -> (N)>},
+      %R: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[x, y, z] -> ((x + 127) floordiv 128, y ceildiv 128, 1)>,
+                  tile.defaults = {K = 2048, N = 2048, M = 2048},
+                  tile.warpgroups = array<i64: 1, 2>, tile.consumers = "cooperative", tile.registers = array<i64: 0, 0>, tile.cluster = 1} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0x00000000> : tensor<128x128xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+        %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %d = tile.dot %a, %b, %c {transpose_b = unit, tile.sched = #tile.sched<"MMA", stage = 3, order = 0, group = 1, wait = 1>} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      }
+      %s1 = tile.load %RB[%m0] : !tile.desc<128xf32> -> tensor<128xf32>
+      %b2 = tile.broadcast %s1, dim = 1 : tensor<128xf32> -> tensor<128x128xf32>
+      %v3 = arith.addf %acc, %b2 : tensor<128x128xf32>
+      %s4 = tile.load %CB[%n0] : !tile.desc<128xf32> -> tensor<128xf32>
+      %b5 = tile.broadcast %s4, dim = 0 : tensor<128xf32> -> tensor<128x128xf32>
+      %v6 = arith.addf %v3, %b5 : tensor<128x128xf32>
+      %r7 = tile.load %R[%m0, %n0] : !tile.desc<128x128xbf16> -> tensor<128x128xbf16>
+      %e8 = arith.extf %r7 : tensor<128x128xbf16> to tensor<128x128xf32>
+      %v9 = arith.addf %v6, %e8 : tensor<128x128xf32>
+      %t10 = arith.truncf %v9 : tensor<128x128xf32> to tensor<128x128xbf16>
+      tile.store %C[%m0, %n0], %t10 : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+    return
+  }
+}
