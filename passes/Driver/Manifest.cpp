@@ -160,6 +160,28 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   // tensors (not the padding past an edge), else, where the loads'
   // coordinates read a tensor, those of the whole tiles.
   IndexEvaluator eval(kernel, *sig, sizes, m.grid);
+  // TMA starts a copy at a 16-byte unit of the innermost dimension: the
+  // lowering refuses coordinates no size can align; those that depend on a
+  // size (a loop from K0) are checked at these sizes.
+  Operation *misaligned = nullptr;
+  std::string why;
+  kernel.walk([&](Operation *op) {
+    if (misaligned)
+      return;
+    if (auto l = dyn_cast<LoadOp>(op))
+      why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &eval.sizeValues());
+    else if (auto s = dyn_cast<StoreOp>(op))
+      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues());
+    if (!why.empty())
+      misaligned = op;
+  });
+  if (misaligned) {
+    std::string at;
+    for (auto [name, value] : llvm::zip(sig->sizeNames, sizes))
+      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    return misaligned->emitError("'") << misaligned->getName() << "': " << why << " (sizes " << at
+                                      << ")";
+  }
   if (flops < 0) {
     std::optional<double> executed = eval.usefulDotFlops();
     if (!executed)

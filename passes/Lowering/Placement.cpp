@@ -4,6 +4,7 @@
 #include "passes/Lowering/patterns/Patterns.h"
 
 #include "core/Dialect/Tile/IR/Cluster.h"
+#include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Schedule/ScheduleIR.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -11,6 +12,7 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 
 #include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -96,6 +98,17 @@ InFlightDiagnostic refuse(Operation *op, const Twine &why) {
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
+/// A load's or store's innermost coordinate TMA cannot start a copy at, by
+/// any sizes (misalignedInnermostCoordinate; the sizes are checked by the
+/// manifest): a 4-element i32 window at element `pid` raised an illegal
+/// instruction on an H200 (bench/unseen/sweep-2026-11-28d, x02).
+LogicalResult checkInnermostCoordinate(Operation *op, tile::DescType desc, ValueRange coords) {
+  std::string why = tile::misalignedInnermostCoordinate(desc, coords, nullptr);
+  if (why.empty())
+    return success();
+  return refuse(op, "'") << op->getName() << "': " << why;
+}
+
 class Placer {
 public:
   explicit Placer(KernelPlan &p) : p(p) {}
@@ -122,6 +135,19 @@ private:
 };
 
 LogicalResult Placer::run() {
+  WalkResult aligned = p.kernel.walk([&](Operation *op) {
+    if (auto l = dyn_cast<LoadOp>(op))
+      return failed(checkInnermostCoordinate(op, l.getDesc().getType(), l.getCoords()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    if (auto s = dyn_cast<StoreOp>(op))
+      return failed(checkInnermostCoordinate(op, s.getDesc().getType(), s.getCoords()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    return WalkResult::advance();
+  });
+  if (aligned.wasInterrupted())
+    return failure();
   if (failed(prepare()) || failed(collectBody()) || failed(collectLoads()) ||
       failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))

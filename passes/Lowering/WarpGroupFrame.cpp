@@ -149,9 +149,7 @@ Value WarpGroupFrame::scalar(Emitter &e, Value v, Value src) {
 /// Whether the pipelined loop's bounds or its loads' coordinates read a
 /// tensor's contents (variable lengths, a table of blocks: `tensor.extract`
 /// of a tile loaded once, a resident): every role computes those itself.
-static bool tripOrCoordsReadTensors(scf::ForOp loop) {
-  SmallVector<Value> roots{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
-  loop.getBody()->walk([&](tile::LoadOp load) { llvm::append_range(roots, load.getCoords()); });
+static bool readsTensors(ArrayRef<Value> roots) {
   SetVector<Operation *> slice;
   for (Value root : roots) {
     if (Operation *def = root.getDefiningOp())
@@ -159,6 +157,18 @@ static bool tripOrCoordsReadTensors(scf::ForOp loop) {
     (void)getBackwardSlice(root, &slice);
   }
   return llvm::any_of(slice, [](Operation *op) { return isa<tensor::ExtractOp>(op); });
+}
+
+static bool tripOrCoordsReadTensors(scf::ForOp loop) {
+  SmallVector<Value> roots{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  loop.getBody()->walk([&](tile::LoadOp load) { llvm::append_range(roots, load.getCoords()); });
+  return readsTensors(roots);
+}
+
+/// A resident whose coordinates read another resident (a row picked by a
+/// table): loaded in a second round, once the first has landed.
+static bool secondRound(const Resident &r) {
+  return readsTensors(llvm::to_vector(const_cast<Resident &>(r).load.getCoords()));
 }
 
 void WarpGroupFrame::computeTrip(Emitter &e) {
@@ -277,18 +287,38 @@ void WarpGroupFrame::emitSetup(Emitter &e) {
   else
     e.syncThreads();
   if (plan.hasResidents(false))
-    e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] { loadResidents(e, false); });
+    e.ifThen(e.cmp(CmpIPredicate::eq, tid, e.c32(0)), [&] {
+      loadResidents(e, false, false);
+      // Those whose coordinates read the first round's tiles: a second
+      // phase of the same barrier, once the first has completed (read
+      // before, the table was whatever shared memory held: an H200 ran the
+      // gathered residual of bench/unseen/sweep-2026-11-28d on garbage rows).
+      if (residentRounds() == 2) {
+        e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(0));
+        loadResidents(e, false, true);
+      }
+    });
 }
 
-void WarpGroupFrame::loadResidents(Emitter &e, bool afterLoop) {
+int WarpGroupFrame::residentRounds() const {
+  return llvm::any_of(plan.residents,
+                      [](const Resident &r) { return !r.afterLoop && secondRound(r); })
+             ? 2
+             : 1;
+}
+
+void WarpGroupFrame::loadResidents(Emitter &e, bool afterLoop, bool second) {
+  auto inRound = [&](const Resident &r) {
+    return r.afterLoop == afterLoop && (afterLoop || secondRound(r) == second);
+  };
   int64_t bytes = 0;
   for (const Resident &r : plan.residents)
-    if (r.afterLoop == afterLoop)
+    if (inRound(r))
       bytes += r.tile.bytes;
   Value bar = e.smemPtr(afterLoop ? plan.lateResidentBar : plan.residentBar);
   e.mbarrierArriveExpectTx(bar, bytes);
   for (const Resident &r : plan.residents) {
-    if (r.afterLoop != afterLoop)
+    if (!inRound(r))
       continue;
     IRMapping map = base; // index math local to this region
     SmallVector<Value> coords;
@@ -300,8 +330,10 @@ void WarpGroupFrame::loadResidents(Emitter &e, bool afterLoop) {
 }
 
 void WarpGroupFrame::waitResidents(Emitter &e) {
+  // The last round's phase (phases complete in order; waiting for an
+  // earlier parity after a later phase completed would wait for ever).
   if (plan.hasResidents(false))
-    e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(0));
+    e.mbarrierWait(e.smemPtr(plan.residentBar), e.c32(residentRounds() - 1));
 }
 
 void WarpGroupFrame::loadResidentsAfterLoop(Emitter &e, Value ctid,
@@ -311,7 +343,7 @@ void WarpGroupFrame::loadResidentsAfterLoop(Emitter &e, Value ctid,
   // They land where the rings were: every consumer must be past its last
   // read of them (its wgmma retired, its register reads done) first.
   consumersDone();
-  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] { loadResidents(e, true); });
+  e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] { loadResidents(e, true, false); });
   e.mbarrierWait(e.smemPtr(plan.lateResidentBar), e.c32(0));
 }
 

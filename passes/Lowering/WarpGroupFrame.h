@@ -128,9 +128,13 @@ public:
 
 private:
   void emitProducerLoop(hopper::Emitter &e);
-  /// One thread: the residents loaded at the start, or those loaded after
-  /// the loop, by TMA onto their barrier.
-  void loadResidents(hopper::Emitter &e, bool afterLoop);
+  /// One thread: the residents loaded at the start (the first round, or the
+  /// `second`, whose coordinates read the first's tiles), or those loaded
+  /// after the loop, by TMA onto their barrier.
+  void loadResidents(hopper::Emitter &e, bool afterLoop, bool second);
+  /// 2 when some resident loaded at the start reads another's tile for its
+  /// coordinates, else 1.
+  int residentRounds() const;
   /// Lowers into `scope`, where the builder is, the parts of the ring loads'
   /// coordinates that the pipelined loop does not change (a persistent
   /// kernel's tile decode), so that every iteration's load finds them.

@@ -1,6 +1,17 @@
 // RUN: stagecraft-opt %inputs/unseen/residual-epilogue.mlir -tile-lower-to-nvvm | FileCheck %s
 // RUN: stagecraft-opt %s -tile-lower-to-nvvm | FileCheck %s --check-prefix=KEPT
 // RUN: stagecraft-opt %inputs/unseen/persistent-pingpong-residual.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=PERSISTENT
+// RUN: stagecraft-opt %inputs/unseen/gathered-residual.mlir -tile-apply-schedule=file=%bench/unseen/sweep-2026-11-28d/schedules/s01_gemm_2st.json -tile-lower-to-nvvm | FileCheck %s --check-prefix=GATHERED
+
+// A resident whose coordinates read another's tile (R's rows from a table,
+// loaded at the start with two ring stages): the table (128 bytes) first,
+// its phase waited for by the loading thread, then R (64 KiB) in a second
+// phase of the same barrier, which the consumers wait for (parity 1).
+// GATHERED: nvvm.barrier0
+// GATHERED: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c128_i32
+// GATHERED: nvvm.mbarrier.try_wait.parity %{{.*}}, %c0_i32
+// GATHERED: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c65536_i32
+// GATHERED: nvvm.mbarrier.try_wait.parity %{{.*}}, %c1_i32
 
 // A persistent kernel's tile only the epilogue reads: the producer loads R
 // (32 KiB) after the tile's ring loads (16 KiB each), into one buffer.

@@ -3,6 +3,7 @@
 #include "core/Dialect/Tile/IR/Cluster.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include <numeric>
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -370,4 +371,60 @@ std::optional<double> IndexEvaluator::usefulDotFlops(int64_t maxIterations) cons
         total += *f;
       }
   return total;
+}
+
+static int64_t knownMultipleAt(Value v, const DenseMap<Value, int64_t> *sizes, int depth) {
+  static constexpr int64_t kAny = int64_t(1) << 30; // 0 is a multiple of anything
+  if (depth > 32)
+    return 1;
+  auto of = [](int64_t n) { return n == 0 ? kAny : std::min<int64_t>(std::abs(n), kAny); };
+  auto gcd = [](int64_t a, int64_t b) { return std::gcd(a, b); };
+  auto km = [&](Value w) { return knownMultipleAt(w, sizes, depth + 1); };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner); loop && arg == loop.getInductionVar())
+      return gcd(km(loop.getLowerBound()), km(loop.getStep()));
+    if (isa<func::FuncOp>(owner) && v.getType().isIntOrIndex()) {
+      if (!sizes)
+        return kAny;
+      auto it = sizes->find(v);
+      return it == sizes->end() ? 1 : of(it->second);
+    }
+    return 1;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto c = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return of(i.getInt());
+    return 1;
+  }
+  if (isa_and_nonnull<arith::MulIOp>(def))
+    return std::min<int64_t>(km(def->getOperand(0)) * km(def->getOperand(1)), kAny);
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+                      arith::MaxUIOp, arith::RemUIOp, arith::RemSIOp>(def))
+    return gcd(km(def->getOperand(0)), km(def->getOperand(1)));
+  if (isa_and_nonnull<arith::SelectOp>(def))
+    return gcd(km(def->getOperand(1)), km(def->getOperand(2)));
+  if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return km(def->getOperand(0));
+  return 1;
+}
+
+int64_t stagecraft::tile::knownMultiple(Value v, const DenseMap<Value, int64_t> *sizes) {
+  return knownMultipleAt(v, sizes, 0);
+}
+
+std::string stagecraft::tile::misalignedInnermostCoordinate(DescType desc, ValueRange coords,
+                                                            const DenseMap<Value, int64_t> *sizes) {
+  int64_t elements = std::max<int64_t>(16 / desc.getElementBytes(), 1);
+  if (coords.empty() || knownMultiple(coords.back(), sizes) % elements == 0)
+    return "";
+  std::string unit = std::to_string(elements) + " elements (16 bytes)";
+  if (knownMultiple(coords.back(), nullptr) % elements != 0)
+    return "its innermost coordinate must be a multiple of " + unit +
+           ", where TMA starts a copy, and is not known to be one (a product with a multiple of "
+           "it, a loop's index stepping by one, a constant): load a wider tile at an aligned "
+           "coordinate and read the element you want from it";
+  return "its innermost coordinate is not a multiple of " + unit +
+         " at these sizes, where TMA starts a copy: choose sizes that make it one";
 }

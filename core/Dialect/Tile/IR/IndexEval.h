@@ -19,6 +19,23 @@
 
 namespace stagecraft::tile {
 
+/// A number the index value `v` is known to be a multiple of, whatever the
+/// program ids (1 when nothing is known; 2^30 for zero): from constants,
+/// products, sums, loop induction values (their start and step), selects,
+/// remainders and casts. The kernel's size arguments take their values from
+/// `sizes` (a size argument -> its value); without it they count as
+/// multiples of anything (a size-generic check, the sizes checked later).
+int64_t knownMultiple(mlir::Value v, const llvm::DenseMap<mlir::Value, int64_t> *sizes);
+
+/// TMA's tile mode starts a copy at a 16-byte unit of a tensor's innermost
+/// dimension: "" when the innermost of `coords` (a load's or a store's of
+/// `desc`) is known to be a multiple of 16 bytes of elements, else why not.
+/// Without `sizes` the kernel's sizes count as aligned (a size-generic
+/// check); with them, a coordinate that depends on one is checked at its
+/// value (a loop from K0).
+std::string misalignedInnermostCoordinate(DescType desc, mlir::ValueRange coords,
+                                          const llvm::DenseMap<mlir::Value, int64_t> *sizes);
+
 class IndexEvaluator {
 public:
   IndexEvaluator(mlir::func::FuncOp kernel, const KernelSignature &sig,
@@ -43,6 +60,9 @@ public:
   /// where dotFlops is, or where a load's coordinates cannot be evaluated
   /// (they read a tensor: a page table).
   std::optional<double> usefulDotFlops(int64_t maxIterations = 20'000'000) const;
+
+  /// The kernel's size arguments and their values.
+  const llvm::DenseMap<mlir::Value, int64_t> &sizeValues() const { return args; }
 
 private:
   /// Where a dimension of a dot's operand comes from: dimension `boxDim` of
