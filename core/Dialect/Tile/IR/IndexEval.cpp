@@ -90,68 +90,6 @@ std::optional<int64_t> IndexEvaluator::eval(Value v, const DenseMap<Value, int64
       .Default([](Operation *) { return std::nullopt; });
 }
 
-std::optional<double> IndexEvaluator::countBlock(Block &block, DenseMap<Value, int64_t> &env,
-                                                 int64_t &budget) const {
-  double flops = 0;
-  for (Operation &op : block) {
-    if (auto d = dyn_cast<DotOp>(op)) {
-      flops += static_cast<double>(d.getFlops());
-      continue;
-    }
-    if (auto d = dyn_cast<DotScaledOp>(op)) {
-      flops += static_cast<double>(d.getFlops());
-      continue;
-    }
-    auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop)
-      continue;
-    std::optional<int64_t> lb = eval(loop.getLowerBound(), env), ub = eval(loop.getUpperBound(), env),
-                           step = eval(loop.getStep(), env);
-    if (!lb || !ub || !step || *step <= 0)
-      return std::nullopt;
-    int64_t trips = *ub > *lb ? ceilDiv(*ub - *lb, *step) : 0;
-    bool nested = !loop.getBody()->getOps<scf::ForOp>().empty();
-    if (!nested) {
-      // The body's dots run once per iteration, whatever the induction value.
-      std::optional<double> body = countBlock(*loop.getBody(), env, budget);
-      if (!body)
-        return std::nullopt;
-      flops += *body * trips;
-      continue;
-    }
-    budget -= trips;
-    if (budget < 0)
-      return std::nullopt;
-    for (int64_t i = 0; i < trips; ++i) {
-      env[loop.getInductionVar()] = *lb + i * *step;
-      std::optional<double> body = countBlock(*loop.getBody(), env, budget);
-      if (!body)
-        return std::nullopt;
-      flops += *body;
-    }
-    env.erase(loop.getInductionVar());
-  }
-  return flops;
-}
-
-std::optional<double> IndexEvaluator::dotFlops(int64_t maxIterations) const {
-  int64_t budget = maxIterations;
-  double total = 0;
-  for (int64_t z = 0; z < grid[2]; ++z)
-    for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x) {
-        if (--budget < 0)
-          return std::nullopt;
-        pid = {x, y, z};
-        DenseMap<Value, int64_t> env;
-        std::optional<double> f = countBlock(kernel.getBody().front(), env, budget);
-        if (!f)
-          return std::nullopt;
-        total += *f;
-      }
-  return total;
-}
-
 /// The loads dimension `dim` of `v` comes from (see usefulDotFlops).
 static void traceDim(Value v, unsigned dim, SmallVectorImpl<Operation *> &loads,
                      SmallVectorImpl<unsigned> &boxDims, DenseSet<std::pair<void *, unsigned>> &seen) {
@@ -238,20 +176,25 @@ std::optional<int64_t> IndexEvaluator::inside(ArrayRef<DimSource> from, int64_t 
   return n;
 }
 
-std::optional<double> IndexEvaluator::countUseful(Block &block, DenseMap<Value, int64_t> &env,
-                                                  int64_t &budget) const {
+std::optional<double> IndexEvaluator::count(Block &block, DenseMap<Value, int64_t> &env,
+                                            int64_t &budget, bool useful) const {
   double flops = 0;
   for (Operation &op : block) {
     if (isa<DotOp, DotScaledOp>(op)) {
-      auto result = cast<RankedTensorType>(op.getResult(0).getType());
       int64_t k = isa<DotOp>(op) ? cast<DotOp>(op).getK() : cast<DotScaledOp>(op).getK();
-      const auto &from = sourcesOf(&op);
-      std::optional<int64_t> m = inside(from[0], result.getDimSize(0), env);
-      std::optional<int64_t> n = m ? inside(from[1], result.getDimSize(1), env) : std::nullopt;
-      std::optional<int64_t> kk = n ? inside(from[2], k, env) : std::nullopt;
-      if (!kk)
-        return std::nullopt;
-      flops += 2.0 * static_cast<double>(*m) * static_cast<double>(*n) * static_cast<double>(*kk);
+      auto result = cast<RankedTensorType>(op.getResult(0).getType());
+      std::array<int64_t, 3> dims{result.getDimSize(0), result.getDimSize(1), k};
+      if (useful) {
+        const auto &from = sourcesOf(&op);
+        for (unsigned d = 0; d < 3; ++d) {
+          std::optional<int64_t> n = inside(from[d], dims[d], env);
+          if (!n)
+            return std::nullopt;
+          dims[d] = *n;
+        }
+      }
+      flops += 2.0 * static_cast<double>(dims[0]) * static_cast<double>(dims[1]) *
+               static_cast<double>(dims[2]);
       continue;
     }
     auto loop = dyn_cast<scf::ForOp>(op);
@@ -262,17 +205,29 @@ std::optional<double> IndexEvaluator::countUseful(Block &block, DenseMap<Value, 
     if (!lb || !ub || !step || *step <= 0)
       return std::nullopt;
     int64_t trips = *ub > *lb ? ceilDiv(*ub - *lb, *step) : 0;
-    if (trips > 0 && loop.getBody()->getOps<scf::ForOp>().empty())
-      if (std::optional<double> body = countLinear(loop, *lb, *step, trips, env)) {
-        flops += *body;
+    if (loop.getBody()->getOps<scf::ForOp>().empty()) {
+      // Whole tiles: the body's dots run once per iteration, whatever the
+      // induction value. Inside the tensors: arithmetic on the iteration
+      // where the coordinates are linear in it.
+      if (!useful) {
+        std::optional<double> body = count(*loop.getBody(), env, budget, false);
+        if (!body)
+          return std::nullopt;
+        flops += *body * static_cast<double>(trips);
         continue;
       }
+      if (trips > 0)
+        if (std::optional<double> f = countLinear(loop, *lb, *step, trips, env)) {
+          flops += *f;
+          continue;
+        }
+    }
     budget -= trips;
     if (budget < 0)
       return std::nullopt;
     for (int64_t i = 0; i < trips; ++i) {
       env[loop.getInductionVar()] = *lb + i * *step;
-      std::optional<double> body = countUseful(*loop.getBody(), env, budget);
+      std::optional<double> body = count(*loop.getBody(), env, budget, useful);
       if (!body)
         return std::nullopt;
       flops += *body;
@@ -355,7 +310,7 @@ std::optional<double> IndexEvaluator::countLinear(scf::ForOp loop, int64_t lb, i
   return flops;
 }
 
-std::optional<double> IndexEvaluator::usefulDotFlops(int64_t maxIterations) const {
+std::optional<double> IndexEvaluator::overPrograms(int64_t maxIterations, bool useful) const {
   int64_t budget = maxIterations;
   double total = 0;
   for (int64_t z = 0; z < grid[2]; ++z)
@@ -365,7 +320,7 @@ std::optional<double> IndexEvaluator::usefulDotFlops(int64_t maxIterations) cons
           return std::nullopt;
         pid = {x, y, z};
         DenseMap<Value, int64_t> env;
-        std::optional<double> f = countUseful(kernel.getBody().front(), env, budget);
+        std::optional<double> f = count(kernel.getBody().front(), env, budget, useful);
         if (!f)
           return std::nullopt;
         total += *f;

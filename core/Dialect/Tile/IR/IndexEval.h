@@ -49,7 +49,9 @@ public:
   /// 2*M*N*K summed over every dot every program executes; nullopt when a
   /// loop bound cannot be evaluated or the count needs more than
   /// `maxIterations` interpreted loop iterations.
-  std::optional<double> dotFlops(int64_t maxIterations = 20'000'000) const;
+  std::optional<double> dotFlops(int64_t maxIterations = 20'000'000) const {
+    return overPrograms(maxIterations, false);
+  }
 
   /// The same over the dots' elements inside the tensors: a dot's M, N and K
   /// each count only the rows and columns that the tiles it reads (through
@@ -59,7 +61,9 @@ public:
   /// counts once). Masks are not read: a causal block counts whole. nullopt
   /// where dotFlops is, or where a load's coordinates cannot be evaluated
   /// (they read a tensor: a page table).
-  std::optional<double> usefulDotFlops(int64_t maxIterations = 20'000'000) const;
+  std::optional<double> usefulDotFlops(int64_t maxIterations = 20'000'000) const {
+    return overPrograms(maxIterations, true);
+  }
 
   /// The kernel's size arguments and their values.
   const llvm::DenseMap<mlir::Value, int64_t> &sizeValues() const { return args; }
@@ -71,13 +75,13 @@ private:
     mlir::Operation *load;
     unsigned boxDim;
   };
-  std::optional<double> countBlock(mlir::Block &block,
-                                   llvm::DenseMap<mlir::Value, int64_t> &env,
-                                   int64_t &budget) const;
-  std::optional<double> countUseful(mlir::Block &block,
-                                    llvm::DenseMap<mlir::Value, int64_t> &env,
-                                    int64_t &budget) const;
-  /// countUseful of a loop without inner loops whose dots read tiles at
+  /// The dot FLOPs of `block` (loops interpreted): whole tiles, or (`useful`)
+  /// the elements inside the tensors.
+  std::optional<double> count(mlir::Block &block, llvm::DenseMap<mlir::Value, int64_t> &env,
+                              int64_t &budget, bool useful) const;
+  /// count over every program of the grid.
+  std::optional<double> overPrograms(int64_t maxIterations, bool useful) const;
+  /// count (useful) of a loop without inner loops whose dots read tiles at
   /// coordinates linear in the iteration (checked at its first, second and
   /// last); nullopt otherwise.
   std::optional<double> countLinear(mlir::scf::ForOp loop, int64_t lb, int64_t step,
