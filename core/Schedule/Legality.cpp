@@ -264,8 +264,14 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
                    .str();
     parts += formatv(", {0} of barriers", kib(limits.barrierAreaBytes)).str();
     if (g.fixedSmemBytes > 0)
-      parts += formatv(", {0} of tiles loaded outside the loop (live throughout)",
-                       kib(g.fixedSmemBytes))
+      parts += formatv(", {0} of tiles loaded outside the loop (live throughout{1})",
+                       kib(g.fixedSmemBytes),
+                       g.keptByLoopStoresSmemBytes > 0
+                           ? formatv("; {0} of them only the epilogue reads, kept because the loop "
+                                     "stores a tile, whose staging is in use after it",
+                                     kib(g.keptByLoopStoresSmemBytes))
+                                 .str()
+                           : std::string())
                    .str();
     std::string epilogueLoads =
         formatv("{0} of tiles only the epilogue reads ({1})", kib(g.epilogueLoadSmemBytes),

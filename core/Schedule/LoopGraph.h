@@ -111,6 +111,9 @@ struct LoopGraph {
   int64_t epilogueLoadSmemBytes = 0;
   /// Their loads' locations ("file:line:col"), for messages.
   std::vector<std::string> epilogueLoadLocations;
+  /// Of fixedSmemBytes, tiles only the epilogue reads that stay through the
+  /// loop because the loop stores (its staging is in use after it).
+  int64_t keptByLoopStoresSmemBytes = 0;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
   /// Clusters: a bound of the pipelined loop or of its tile loop that

@@ -219,7 +219,9 @@ static int64_t tensorBytes(Type type) {
          std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
-bool stagecraft::isEpilogueOnlyLoad(LoadOp load, scf::ForOp loop) {
+/// isEpilogueOnlyLoad, or (`evenWithLoopStores`) what it would be but for a
+/// store in the loop.
+static bool readOnlyAfterLoop(LoadOp load, scf::ForOp loop, bool evenWithLoopStores) {
   Block *block = loop->getBlock();
   if (load->getBlock() != block || load->use_empty())
     return false;
@@ -227,12 +229,16 @@ bool stagecraft::isEpilogueOnlyLoad(LoadOp load, scf::ForOp loop) {
   bool persistent = !isa<func::FuncOp>(loop->getParentOp());
   bool storesInLoop = false;
   loop.getBody()->walk([&](StoreOp) { storesInLoop = true; });
-  if (!persistent && storesInLoop)
+  if (!persistent && storesInLoop && !evenWithLoopStores)
     return false;
   return llvm::all_of(load->getUsers(), [&](Operation *user) {
     return user->getBlock() == block && loop->isBeforeInBlock(user) &&
            !isa<tensor::ExtractOp>(user);
   });
+}
+
+bool stagecraft::isEpilogueOnlyLoad(LoadOp load, scf::ForOp loop) {
+  return readOnlyAfterLoop(load, loop, false);
 }
 
 bool stagecraft::upcastFeedsDotB(Value v) {
@@ -442,8 +448,11 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (isEpilogueOnlyLoad(load, loop)) {
         g.epilogueLoadSmemBytes += bytes;
         g.epilogueLoadLocations.push_back(formatLocation(load.getLoc()));
-      } else
+      } else {
         g.fixedSmemBytes += (perTile ? 2 : 1) * bytes;
+        if (readOnlyAfterLoop(load, loop, true))
+          g.keptByLoopStoresSmemBytes += bytes;
+      }
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       DescType d = store.getDesc().getType();
       int64_t panel = d.getTileShape().size() >= 2
