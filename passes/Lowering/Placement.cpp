@@ -109,6 +109,23 @@ LogicalResult checkInnermostCoordinate(Operation *op, tile::DescType desc, Value
   return refuse(op, "'") << op->getName() << "': " << why;
 }
 
+/// The tiles `values` read through tensor.extract (index math that reads a
+/// table loaded once).
+SmallVector<LoadOp> tablesRead(ValueRange values) {
+  SetVector<Operation *> slice;
+  for (Value v : values) {
+    if (Operation *def = v.getDefiningOp())
+      slice.insert(def);
+    (void)getBackwardSlice(v, &slice);
+  }
+  SmallVector<LoadOp> tables;
+  for (Operation *op : slice)
+    if (auto ex = dyn_cast<tensor::ExtractOp>(op))
+      if (auto load = ex.getTensor().getDefiningOp<LoadOp>())
+        tables.push_back(load);
+  return tables;
+}
+
 class Placer {
 public:
   explicit Placer(KernelPlan &p) : p(p) {}
@@ -404,9 +421,20 @@ LogicalResult Placer::checkOutside() {
         } else {
           // Loaded after the loop only where kept through it they would not
           // fit (the legality report's choice, which the timeline follows).
-          p.residents.push_back({load, arg.getArgNumber(), tile, 0,
-                                 p.report.epilogueLoadsAfterLoop &&
-                                     isEpilogueOnlyLoad(load, p.loop)});
+          bool afterLoop = p.report.epilogueLoadsAfterLoop && isEpilogueOnlyLoad(load, p.loop);
+          // A tile loaded at the start whose coordinates read a table loads
+          // once the table has landed (a second round, WarpGroupFrame's
+          // emitSetup); a table read through another table would need a
+          // third (after the loop, every round has landed).
+          if (!afterLoop)
+            for (LoadOp table : tablesRead(load.getCoords()))
+              if (!tablesRead(table.getCoords()).empty())
+                return refuse(load, "its coordinates read a tile (")
+                       << formatLocation(table.getLoc())
+                       << ") whose own coordinates read a tile: one level of indirection is "
+                          "lowered for a tile loaded at the start (a table read by "
+                          "tensor.extract), not two";
+          p.residents.push_back({load, arg.getArgNumber(), tile, 0, afterLoop});
         }
         continue;
       }
