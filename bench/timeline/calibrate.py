@@ -29,8 +29,10 @@ H200's HBM bandwidth (4.8 TB/s), and reported apart. The first attention run on 
 says so) and is reported but not part of the bar.
 """
 import argparse
+import atexit
 import json
 import re
+import shutil
 import math
 import os
 import statistics
@@ -69,6 +71,20 @@ VARIANT_ASSETS = {
     "attn_d64": ("attention_fwd_d64", None, {"B": 4, "H": 32, "S": 8192}),
 }
 _variants = None
+# Everything this run writes under the temporary directory (the generated IR files, the
+# variants' folder), removed when it exits.
+_temporaries = []
+
+
+def _remove_temporaries():
+    for path in _temporaries:
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.exists(path):
+            os.remove(path)
+
+
+atexit.register(_remove_temporaries)
 
 
 def generated_variants():
@@ -76,6 +92,7 @@ def generated_variants():
     global _variants
     if _variants is None:
         out = os.path.join(tempfile.gettempdir(), f"stagecraft-calibrate-variants-{os.getpid()}")
+        _temporaries.append(out)
         subprocess.run([sys.executable, make_variants, out, "--set", "all"], check=True,
                        capture_output=True)
         _variants = {}
@@ -180,6 +197,7 @@ def asset_ir(asset):
             path = os.path.join(tempfile.gettempdir(), f"stagecraft-calibrate-{os.getpid()}-fp8_gemm_e5m2b.mlir")
             with open(path, "w") as f:
                 f.write(text)
+            _temporaries.append(path)
             _generated_ir[asset] = path
         return _generated_ir[asset]
     return os.path.join(ROOT, "assets", asset + ".mlir")
@@ -196,6 +214,7 @@ def tile_ordered_ir(asset, order):
                             f"stagecraft-calibrate-{os.getpid()}-{asset}-{order.replace(':', '')}.mlir")
         subprocess.run([OPT, os.path.join(ROOT, "assets", asset + ".mlir"),
                         f"-tile-set-tile-order={option}", "-o", path], check=True)
+        _temporaries.append(path)
         _generated_ir[key] = path
     return _generated_ir[key]
 
@@ -209,6 +228,7 @@ def placed_ir(asset, perm, order):
                             f"stagecraft-calibrate-{os.getpid()}-{asset}-{perm}-{order.replace(':', '')}.mlir")
         subprocess.run([os.path.join(ROOT, "bench", "timeline", "cta-placement", "permuted-ir.sh"),
                         asset, perm, order, path], check=True, env=dict(os.environ, STAGECRAFT_OPT=OPT))
+        _temporaries.append(path)
         _generated_ir[key] = path
     return _generated_ir[key]
 
@@ -220,6 +240,7 @@ def rastered_ir(asset, raster):
         path = os.path.join(tempfile.gettempdir(), f"stagecraft-calibrate-{os.getpid()}-{asset}-{raster}.mlir")
         subprocess.run([os.path.join(ROOT, "bench", "timeline", "tpc-raster", "raster-ir.sh"), asset, raster, path],
                        check=True)
+        _temporaries.append(path)
         _generated_ir[key] = path
     return _generated_ir[key]
 
