@@ -136,6 +136,8 @@ public:
 
   bool hasIr() const { return hasIr_; }
   const std::string &irPath() const { return irPath_; }
+  /// Where this session's bundles go (a directory of its own).
+  const std::string &sessionDir() const { return sessionDir_; }
   const std::string &irText() const { return irText_; }
   const std::string &kernel() const { return kernel_; }
   /// Why the last open failed (diagnostics), when it did.

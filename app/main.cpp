@@ -417,7 +417,14 @@ int main(int argc, char **argv) {
   if (refusedFile && exitCode == 0)
     exitCode = 1;
   gUi = nullptr;
+  std::string sessionDir = app->sessionDir();
   app.reset(); // autosaves, stops the runner and the compile worker
+  // A screenshot's bundles are nobody's to keep (the tests take hundreds).
+  if (screenshotMode) {
+    std::error_code ec;
+    fs::remove_all(sessionDir, ec);
+    fs::remove(config.bundleRoot, ec); // when no other screenshot is using it
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
