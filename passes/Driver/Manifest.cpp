@@ -155,10 +155,6 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       attentionShape.clear();
     }
   }
-  // FLOPs: the peer's count where there is one (what its TFLOP/s mean),
-  // else the dot FLOPs every program executes on elements inside the
-  // tensors (not the padding past an edge), else, where the loads'
-  // coordinates read a tensor, those of the whole tiles.
   IndexEvaluator eval(kernel, *sig, sizes, m.grid);
   // TMA starts a copy at a 16-byte unit of the innermost dimension: the
   // lowering refuses coordinates no size can align; those that depend on a
@@ -182,6 +178,10 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     return misaligned->emitError("'") << misaligned->getName() << "': " << why << " (sizes " << at
                                       << ")";
   }
+  // FLOPs: the peer's count where there is one (what its TFLOP/s mean),
+  // else the dot FLOPs every program executes on elements inside the
+  // tensors (not the padding past an edge), else, where the loads'
+  // coordinates read a tensor, those of the whole tiles.
   if (flops < 0) {
     std::optional<double> executed = eval.usefulDotFlops();
     if (!executed)
