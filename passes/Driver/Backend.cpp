@@ -14,6 +14,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -49,6 +50,13 @@ static void initNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers in 32 bits (as Triton's back end sets it):
+    // with 64-bit ones every address of a residual's elements or a staging
+    // slot costs two registers, and the epilogue of a 240-register consumer
+    // spilled them. The target machine's data layout follows the option.
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (llvm::cl::Option *o = options.lookup("nvptx-short-ptr"))
+      static_cast<llvm::cl::opt<bool> *>(o)->setValue(true);
   });
 }
 

@@ -18,6 +18,11 @@
 #include "passes/Lowering/TimelineProbes.h"
 #include "passes/Lowering/patterns/Memory.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
+
 using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::lowering;
@@ -80,6 +85,7 @@ public:
   Value threadIndex() override { return ctid; }
   Value exchangeBuffer() override { return e.c32(p.exchangeOffset); }
   void consumerBarrier() override { epilogueBarrier(); }
+  bool needed(const Layout &l, int64_t el) override;
 
 private:
   Frag lookup(Value v, const BodyUnit *user);
@@ -103,18 +109,29 @@ private:
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
   void emitStore(StoreOp s, int64_t &panelsStored);
+  /// The ops after the loop evaluated a store panel at a time: element-local
+  /// (TilePattern::elementLocal) and read only by the epilogue's stores and
+  /// by each other. The accumulators stay whole; a residual, a bias, an
+  /// activation are then live a panel's columns at a time, not a tile's.
+  void findPanelOps();
+  /// The value a store writes, only its elements in columns [first, first +
+  /// cols) made (the others poison): the panel ops it reads, re-evaluated.
+  Frag panelValue(Value v, int64_t first, int64_t cols);
   /// A store in the loop, in its unit `u` at source iteration `src`.
   void emitLoopStore(StoreOp s, BodyUnit &u, Value src);
   /// The panels of `s` through the staging slots: panel k in slot
   /// (first + k) % 2, after waiting until at most `pending` earlier stores
   /// still read the slots.
-  void storePanels(StoreOp s, const Frag &value, ArrayRef<Value> tileCoords, Value first,
+  void storePanels(StoreOp s, const std::function<Frag(int64_t)> &valueOf,
+                   ArrayRef<Value> tileCoords, Value first,
                    const std::function<int(int64_t)> &pending);
   /// The team's consumers synchronize around a staging slot.
   void epilogueBarrier();
   /// One tile: the expanded loop, the peeled iteration, the ops after the
   /// loop and the stores.
   void emitTile();
+  /// cwg, row0 and col0 from ctid.
+  void placeThread();
   void emitKernelIteration(Value kit, ValueRange carriedIn);
   /// The kernel loop and its peeled last iteration (sm_90a); the loop's
   /// results in `outside`.
@@ -195,6 +212,9 @@ private:
   DenseMap<Value, Frag> cur;               // made in this kernel iteration
   DenseMap<Value, SmallVector<Frag>> hist; // made in earlier kernel iterations
   DenseMap<Value, Frag> local;             // within the unit being emitted
+  llvm::SetVector<Operation *> panelOps;   // findPanelOps, in program order
+  /// Columns [first, second) of the store panel being evaluated (needed).
+  std::optional<std::pair<int64_t, int64_t>> panelColumns;
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -491,7 +511,6 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   // ring read: the slots overlay the rings), write, fence, synchronize, and
   // one thread stores the panel with TMA.
   local.clear();
-  Frag value = lookup(s.getValue(), nullptr);
   // The tile's coordinates once, by every thread, before the first panel:
   // made in the storing thread's branch of each panel (a persistent kernel's
   // from its tile index, two integer divisions for a grouped order) they
@@ -501,10 +520,77 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(frame.scalar(e, c));
   int64_t first = panelsStored;
-  storePanels(s, value, tileCoords, e.c32(first % 2),
-              [&](int64_t k) { return first + k == 0 ? 0 : 1; });
-  panelsStored += SmemTile::of(s.getDesc().getType()).panels;
+  SmemTile t = SmemTile::of(s.getDesc().getType());
+  int64_t panelCols = s.getDesc().getType().getTileShape().size() == 2 ? t.panelCols : 0;
+  storePanels(
+      s,
+      [&](int64_t k) {
+        return panelCols > 0 ? panelValue(s.getValue(), k * panelCols, panelCols)
+                             : lookup(s.getValue(), nullptr);
+      },
+      tileCoords, e.c32(first % 2), [&](int64_t k) { return first + k == 0 ? 0 : 1; });
+  panelsStored += t.panels;
   local.clear();
+}
+
+void ConsumerEmitter::findPanelOps() {
+  // Backwards: an op's readers are decided before it.
+  SmallVector<Operation *> after;
+  for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode())
+    after.push_back(op);
+  for (Operation *op : llvm::reverse(after)) {
+    if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()))
+      continue;
+    const TilePattern *pattern = findPattern(op);
+    if (!pattern || !pattern->elementLocal())
+      continue;
+    bool panelRead = llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+      auto store = dyn_cast<StoreOp>(user);
+      return panelOps.contains(user) ||
+             (store && user->getBlock() == p.loop->getBlock() &&
+              store.getDesc().getType().getTileShape().size() == 2);
+    });
+    if (panelRead && !op->getResult(0).use_empty())
+      panelOps.insert(op);
+  }
+  // Program order, for evaluation.
+  SmallVector<Operation *> ordered(panelOps.begin(), panelOps.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  panelOps.clear();
+  panelOps.insert(ordered.begin(), ordered.end());
+}
+
+Frag ConsumerEmitter::panelValue(Value v, int64_t first, int64_t cols) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !panelOps.contains(def))
+    return lookup(v, nullptr);
+  // The panel ops `v` reads, directly or through others.
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Operation *> work{def};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *d = operand.getDefiningOp(); d && panelOps.contains(d))
+        work.push_back(d);
+  }
+  local.clear();
+  panelColumns = std::make_pair(first, first + cols);
+  for (Operation *op : panelOps)
+    if (slice.contains(op))
+      evalOp(op); // into local; loads it reads are read (the panel's columns) into local too
+  Frag out = local.lookup(v);
+  panelColumns.reset();
+  local.clear();
+  return out;
+}
+
+bool ConsumerEmitter::needed(const Layout &l, int64_t el) {
+  if (!panelColumns || l.kind != Kind::Tile)
+    return true;
+  int64_t col = 8 * tileElement(l.cols, el).colBlock;
+  return col >= panelColumns->first && col < panelColumns->second;
 }
 
 void ConsumerEmitter::emitLoopStore(StoreOp s, BodyUnit &u, Value src) {
@@ -524,14 +610,18 @@ void ConsumerEmitter::emitLoopStore(StoreOp s, BodyUnit &u, Value src) {
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(scalar(c));
   Value first = e.andi(e.add(e.mul(src, e.c32(perIteration)), e.c32(before)), e.c32(1));
-  storePanels(s, value, tileCoords, first, [](int64_t) { return 1; });
+  storePanels(s, [&](int64_t) { return value; }, tileCoords, first, [](int64_t) { return 1; });
 }
 
-void ConsumerEmitter::storePanels(StoreOp s, const Frag &value, ArrayRef<Value> tileCoords,
-                                  Value first, const std::function<int(int64_t)> &pending) {
+void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t)> &valueOf,
+                                  ArrayRef<Value> tileCoords, Value first,
+                                  const std::function<int(int64_t)> &pending) {
   SmemTile t = SmemTile::of(s.getDesc().getType());
   auto arg = cast<BlockArgument>(s.getDesc());
   for (int64_t panel = 0; panel < t.panels; ++panel) {
+    // Made before the slot's wait: the reads of shared memory it starts
+    // overlap it.
+    Frag value = valueOf(panel);
     Value parity = e.andi(e.add(first, e.c32(panel)), e.c32(1));
     Value slot = e.add(e.c32(p.stagingBase), e.mul(parity, e.c32(p.stagingSlotBytes)));
     if (p.teams > 1) // each team's two slots
@@ -844,6 +934,16 @@ SmallVector<Value> ConsumerEmitter::carriedYields() {
   return yields;
 }
 
+void ConsumerEmitter::placeThread() {
+  Value lane = e.remu(ctid, e.c32(32));
+  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
+  cwg = e.divu(ctid, e.c32(128));
+  row0 = e.add(e.add(e.mul(cwg, e.c32(geom.blockStride * geom.rowBlocks)),
+                     e.mul(warp, e.c32(geom.warpStride))),
+               e.divu(lane, e.c32(4)));
+  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+}
+
 void ConsumerEmitter::run() {
   team = e.c32(0);
   if (p.teams > 1) {
@@ -858,14 +958,9 @@ void ConsumerEmitter::run() {
     e.ifThen(e.land(anyTile, e.cmp(CmpIPredicate::eq, team, e.c32(1))),
              [&] { e.namedBarrierArrive(e.c32(kTeamTurnBarrier), 256); });
   }
-  Value lane = e.remu(ctid, e.c32(32));
-  Value warp = e.remu(e.divu(ctid, e.c32(32)), e.c32(4));
-  cwg = e.divu(ctid, e.c32(128));
-  row0 = e.add(e.add(e.mul(cwg, e.c32(geom.blockStride * geom.rowBlocks)),
-                     e.mul(warp, e.c32(geom.warpStride))),
-               e.divu(lane, e.c32(4)));
-  col0 = e.mul(e.remu(lane, e.c32(4)), e.c32(2));
+  placeThread();
   frame.waitResidents(e);
+  findPanelOps();
 
   // Register values before the loop (loads are read where they are used):
   // the kernel's, then (a persistent kernel) each tile's.
@@ -1012,13 +1107,29 @@ void ConsumerEmitter::emitKernelLoop() {
       [&]() -> SmallVector<Value> {
         // Nothing may define a register a wgmma of the kernel loop could
         // still write before every group retired (ptxas would serialize).
-        e.wgmmaWait(0);
         SmallVector<Value> inits;
         for (auto [i, rl] : llvm::enumerate(order)) {
           Frag given = outside.lookup(p.loop.getInitArgs()[i]);
           for (int64_t j = 0; j < rl.second.count(geom); ++j)
             inits.push_back(element(given, rl.second, j));
         }
+        // Constant inits (mostly zeros) as values LLVM cannot see into: with
+        // a constant on one side of the branch's results, InstCombine moves
+        // every element-wise op of the epilogue that reads one up into both
+        // branches (folding it on the constant), before the stores' panels,
+        // and the whole tile of its results is live at once (a ping-pong
+        // GEMM's acc + acc spilled 256 bytes). One copy per constant: tied
+        // through the wait instead, ptxas serialized the wgmma pipeline
+        // (C7515).
+        e.wgmmaWait(0);
+        DenseMap<Value, Value> hidden;
+        for (Value &v : inits)
+          if (matchPattern(v, m_Constant())) {
+            Value &h = hidden[v];
+            if (!h)
+              h = e.opaque(v);
+            v = h;
+          }
         return inits;
       });
   // The tile's last unit ends with its loop, where its epilogue starts.
@@ -1077,12 +1188,28 @@ void ConsumerEmitter::emitTile() {
   // After the loop: register math and the stores (scalars at no source
   // iteration).
   curSrc = Value();
+  // The epilogue's shared-memory addresses (each element of a residual,
+  // each stmatrix of the staging) depend on the thread alone: in a
+  // persistent kernel LLVM hoists them out of the tile loop, a register
+  // each live through the main loop, and ptxas spills them (a ping-pong
+  // GEMM with a residual: 328 bytes). Made from a copy of the thread index
+  // it cannot see through, they are made where the epilogue reads them.
+  Value loopCtid = ctid, loopCwg = cwg, loopRow0 = row0, loopCol0 = col0;
+  if (p.tileLoop) {
+    ctid = e.pinned(ctid);
+    placeThread();
+  }
+  auto restoreThread = llvm::make_scope_exit([&] {
+    ctid = loopCtid, cwg = loopCwg, row0 = loopRow0, col0 = loopCol0;
+  });
   int64_t panelsStored = 0;
   for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
     if (auto s = dyn_cast<StoreOp>(op)) {
       emitStore(s, panelsStored);
       continue;
     }
+    if (panelOps.contains(op)) // made per store panel (emitStore)
+      continue;
     if (op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()) ||
         isa<LoadOp, scf::YieldOp>(op))
       continue;

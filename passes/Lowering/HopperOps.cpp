@@ -417,6 +417,19 @@ Value Emitter::pack16(Type type, Value lo, Value hi) {
   return LLVM::BitcastOp::create(b, loc, i32(), h);
 }
 
+Value Emitter::opaque(Value v) {
+  Type t = v.getType();
+  if (t.isF32())
+    return LLVM::BitcastOp::create(b, loc, t,
+                                   pinned(LLVM::BitcastOp::create(b, loc, i32(), v).getResult()));
+  if (t.isInteger(1))
+    return LLVM::TruncOp::create(
+        b, loc, t, pinned(LLVM::ZExtOp::create(b, loc, i32(), v).getResult()));
+  return pinned(v);
+}
+
 Value Emitter::pinned(Value v) {
+  if (v.getType().isInteger(32))
+    return inlineAsm(b, loc, i32(), v, "mov.b32 $0, $1;", "=r,r");
   return inlineAsm(b, loc, i64(), v, "mov.b64 $0, $1;", "=l,l");
 }

@@ -156,9 +156,12 @@ public:
   /// that no use of a wgmma result can be scheduled above the wait.
   llvm::SmallVector<mlir::Value> wgmmaWaitTie(int pending, mlir::ValueRange values);
 
-  /// `v` (i64) through an asm with side effects: computed here, never
+  /// `v` (i32 or i64) through an asm with side effects: computed here, never
   /// hoisted out of the loop it is in.
   mlir::Value pinned(mlir::Value v);
+  /// `v` (f32, i32 or i1) through an asm with side effects: the same value,
+  /// which LLVM cannot fold as the constant it may be.
+  mlir::Value opaque(mlir::Value v);
 
   // Warp shuffles and fast math.
   mlir::Value shflXor(mlir::Value v, int offset);

@@ -57,8 +57,13 @@ func.func @ex(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 2
 // CHECK: arith.minimumf
 // CHECK: arith.maximumf
 // CHECK: arith.addf
-// CHECK-COUNT-32: llvm.call @__nv_powf
-// CHECK-COUNT-32: llvm.call @__nv_sinf
+// After the loop, a store panel (32 f32 columns) at a time: 16 registers each.
+// CHECK-COUNT-16: llvm.call @__nv_powf
+// CHECK-COUNT-16: llvm.call @__nv_sinf
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-COUNT-16: llvm.call @__nv_powf
+// CHECK-COUNT-16: llvm.call @__nv_sinf
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: arith.divsi
 // CHECK: llvm.intr.ctpop
 // CHECK: llvm.intr.ctlz

@@ -36,11 +36,20 @@ func.func @idx(%A: !tile.desc<64x64xf16> {tile.shape = affine_map<()[N] -> (N, 6
 }
 // f16 operands: the f16 form of wgmma.
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-// 32 elements: the row minus column index, converted; then the scalar
-// slope (exp2 of the program id, once, where first used) scales them.
-// CHECK-COUNT-32: arith.sitofp {{.*}} : i32 to f32
+// A store panel (32 f32 columns) at a time, 16 of the thread's 32 elements
+// each: the row minus column index, converted; then the scalar slope (exp2
+// of the program id, where first used) scales them.
+// CHECK-COUNT-16: arith.sitofp {{.*}} : i32 to f32
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.nvvm.ex2.approx.ftz.f32
-// CHECK-COUNT-32: arith.mulf {{.*}} : f32
-// CHECK-COUNT-32: arith.cmpi sge
-// CHECK-COUNT-32: arith.select
+// CHECK-COUNT-16: arith.mulf {{.*}} : f32
+// CHECK-COUNT-16: arith.cmpi sge
+// CHECK-COUNT-16: arith.select
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-COUNT-16: arith.sitofp {{.*}} : i32 to f32
+// CHECK: llvm.nvvm.ex2.approx.ftz.f32
+// CHECK-COUNT-16: arith.mulf {{.*}} : f32
+// CHECK-COUNT-16: arith.cmpi sge
+// CHECK-COUNT-16: arith.select
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: arith.select

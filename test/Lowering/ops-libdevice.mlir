@@ -34,12 +34,23 @@ func.func @ld(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 6
 // CHECK-DAG: llvm.func @__nv_erff(f32) -> f32
 // CHECK-DAG: llvm.func @__nv_powf(f32, f32) -> f32
 // CHECK-DAG: llvm.func @__nv_fmodf(f32, f32) -> f32
-// CHECK-COUNT-32: llvm.call @__nv_erff
-// CHECK-COUNT-32: llvm.call @__nv_powf
-// CHECK-COUNT-32: llvm.call @__nv_fmodf
-// CHECK-COUNT-32: llvm.intr.copysign
-// CHECK-COUNT-32: llvm.intr.roundeven
-// CHECK-COUNT-32: llvm.fcmp "uno"
+// After the loop the math is made a store panel at a time (an f32 tile: two panels of 32
+// columns), 16 of the thread's 32 registers each.
+// CHECK-COUNT-16: llvm.call @__nv_erff
+// CHECK-COUNT-16: llvm.call @__nv_powf
+// CHECK-COUNT-16: llvm.call @__nv_fmodf
+// CHECK-COUNT-16: llvm.intr.copysign
+// CHECK-COUNT-16: llvm.intr.roundeven
+// CHECK-COUNT-16: llvm.fcmp "uno"
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-COUNT-16: llvm.call @__nv_erff
+// CHECK-COUNT-16: llvm.call @__nv_powf
+// CHECK-COUNT-16: llvm.call @__nv_fmodf
+// CHECK-COUNT-16: llvm.intr.copysign
+// CHECK-COUNT-16: llvm.intr.roundeven
+// CHECK-COUNT-16: llvm.fcmp "uno"
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT: llvm.call @__nv_erff
 
 // REF-DAG: llvm.func @__nv_erf(f64) -> f64
 // REF-DAG: llvm.func @__nv_pow(f64, f64) -> f64

@@ -297,7 +297,14 @@ public:
       in.push_back(ctx.operand(op, i));
     Type elemType = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
     Frag out{result, elemType, {}, /*unrounded=*/isa<FloatType>(elemType) && !elemType.isF32()};
+    Value unread;
     for (int64_t e = 0; e < result.count(ctx.geom); ++e) {
+      if (!ctx.needed(result, e)) {
+        if (!unread)
+          unread = LLVM::PoisonOp::create(ctx.e.b, ctx.e.loc, carrierType(elemType));
+        out.elems.push_back(unread);
+        continue;
+      }
       SmallVector<Value> x;
       for (const Frag &f : in)
         x.push_back(ctx.element(f, result, e));
@@ -320,6 +327,8 @@ public:
     Type t = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
     return isa<FloatType>(t) && !t.isF32();
   }
+
+  bool elementLocal() const override { return true; }
 
   int approximationLog2(Operation *op) const override {
     StringRef name = op->getName().getStringRef();

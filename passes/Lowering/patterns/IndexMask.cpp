@@ -39,6 +39,7 @@ Value splatValue(OpBuilder &b, Location loc, DenseElementsAttr dense) {
 
 class ConstantPattern final : public TilePattern {
 public:
+  bool elementLocal() const override { return true; }
   bool matches(Operation *op) const override {
     auto c = dyn_cast<arith::ConstantOp>(op);
     return c && isa<RankedTensorType>(c.getType());
@@ -80,6 +81,7 @@ Value toCarrier(OpBuilder &b, Location loc, Value s, Type elementType) {
 
 class SplatPattern final : public TilePattern {
 public:
+  bool elementLocal() const override { return true; }
   bool matches(Operation *op) const override { return isa<tensor::SplatOp>(op); }
   FailureOr<Layout> inferLayout(Operation *, ArrayRef<Layout>, const TileGeometry &,
                                 std::string &) const override {
@@ -105,6 +107,7 @@ public:
 
 class IotaPattern final : public TilePattern {
 public:
+  bool elementLocal() const override { return true; }
   bool matches(Operation *op) const override { return isa<IotaOp>(op); }
   FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout>, const TileGeometry &,
                                 std::string &) const override {

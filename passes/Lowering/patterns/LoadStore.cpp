@@ -144,7 +144,14 @@ Frag stagecraft::lowering::readSmemTile(RegisterContext &ctx, const SmemRef &ref
   Emitter &e = ctx.e;
   Frag out{layout, ref.tile->elemType, {}, false};
   bool oneD = ref.tile->rows == 1 && layout.kind != Kind::Tile;
+  Value unread;
   for (int64_t el = 0; el < layout.count(ctx.geom); ++el) {
+    if (!ctx.needed(layout, el)) {
+      if (!unread)
+        unread = LLVM::PoisonOp::create(e.b, e.loc, carrierType(ref.tile->elemType));
+      out.elems.push_back(unread);
+      continue;
+    }
     Value row, col;
     if (oneD) {
       row = e.c32(0);

@@ -69,6 +69,12 @@ public:
   virtual mlir::Value exchangeBuffer() = 0;
   /// Every consumer thread meets (a named barrier).
   virtual void consumerBarrier() = 0;
+  /// Whether element `e` of a `layout` result is read. The epilogue
+  /// evaluates its element-local ops a store panel at a time, so that only
+  /// the panel's columns are live (a residual beside the accumulators would
+  /// otherwise double the registers); patterns that honour this leave the
+  /// other elements poison.
+  virtual bool needed(const Layout &, int64_t) { return true; }
 
   /// Element `e` of a `to`-layout result taken from `f` (a broadcast view,
   /// a splat or the same layout), as its exact value (rounded when `f`
@@ -115,6 +121,11 @@ public:
   virtual int approximationLog2(mlir::Operation *) const { return 0; }
   /// Whether `emit` leaves a 16-bit float result unrounded (Frag::unrounded).
   virtual bool unroundedResult(mlir::Operation *) const { return false; }
+  /// Whether each element of the result reads only its operands' elements
+  /// at its own row and column (or a view's at its row or column) and `emit`
+  /// makes nothing but arithmetic: no shared memory, shuffles, barriers or
+  /// branches. Such ops after the loop are evaluated a store panel at a time.
+  virtual bool elementLocal() const { return false; }
 };
 
 /// Whether the pipelined lowering holds `v`'s elements unrounded.

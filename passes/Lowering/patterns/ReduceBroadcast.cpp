@@ -217,6 +217,8 @@ public:
     return in;
   }
 
+  bool elementLocal() const override { return true; }
+
   void emitReference(Operation *op, ReferenceContext &ctx) const override {
     auto bc = cast<BroadcastOp>(op);
     ctx.forEach(bc.getResult(), [&](ValueRange index) {
