@@ -119,10 +119,11 @@ private:
   Frag panelValue(Value v, int64_t first, int64_t cols);
   /// A store in the loop, in its unit `u` at source iteration `src`.
   void emitLoopStore(StoreOp s, BodyUnit &u, Value src);
-  /// The panels of `s` through the staging slots: panel k in slot
+  /// The panels of `s` through the staging slots, each made (valueOf: its
+  /// first column and width) and written a chunk of columns at a time: panel k in slot
   /// (first + k) % 2, after waiting until at most `pending` earlier stores
   /// still read the slots.
-  void storePanels(StoreOp s, const std::function<Frag(int64_t)> &valueOf,
+  void storePanels(StoreOp s, const std::function<Frag(int64_t, int64_t)> &valueOf,
                    ArrayRef<Value> tileCoords, Value first,
                    const std::function<int(int64_t)> &pending);
   /// The team's consumers synchronize around a staging slot.
@@ -511,6 +512,18 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   // ring read: the slots overlay the rings), write, fence, synchronize, and
   // one thread stores the panel with TMA.
   local.clear();
+  // A later store's addresses from a copy of the thread index of its own:
+  // LLVM would otherwise share the element addresses of a tile two stores
+  // read (C in f32 and in bf16, both of acc + R), each a register live from
+  // the first store's panels to the second's (ptxas spilled them).
+  Value outerCtid = ctid, outerCwg = cwg, outerRow0 = row0, outerCol0 = col0;
+  if (panelsStored > 0) {
+    ctid = e.pinned(ctid);
+    placeThread();
+  }
+  auto restoreThread = llvm::make_scope_exit([&] {
+    ctid = outerCtid, cwg = outerCwg, row0 = outerRow0, col0 = outerCol0;
+  });
   // The tile's coordinates once, by every thread, before the first panel:
   // made in the storing thread's branch of each panel (a persistent kernel's
   // from its tile index, two integer divisions for a grouped order) they
@@ -524,8 +537,8 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   int64_t panelCols = s.getDesc().getType().getTileShape().size() == 2 ? t.panelCols : 0;
   storePanels(
       s,
-      [&](int64_t k) {
-        return panelCols > 0 ? panelValue(s.getValue(), k * panelCols, panelCols)
+      [&](int64_t firstCol, int64_t cols) {
+        return panelCols > 0 ? panelValue(s.getValue(), firstCol, cols)
                              : lookup(s.getValue(), nullptr);
       },
       tileCoords, e.c32(first % 2), [&](int64_t k) { return first + k == 0 ? 0 : 1; });
@@ -610,18 +623,30 @@ void ConsumerEmitter::emitLoopStore(StoreOp s, BodyUnit &u, Value src) {
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(scalar(c));
   Value first = e.andi(e.add(e.mul(src, e.c32(perIteration)), e.c32(before)), e.c32(1));
-  storePanels(s, [&](int64_t) { return value; }, tileCoords, first, [](int64_t) { return 1; });
+  storePanels(
+      s, [&](int64_t, int64_t) { return value; }, tileCoords, first, [](int64_t) { return 1; });
 }
 
-void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t)> &valueOf,
+void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, int64_t)> &valueOf,
                                   ArrayRef<Value> tileCoords, Value first,
                                   const std::function<int(int64_t)> &pending) {
   SmemTile t = SmemTile::of(s.getDesc().getType());
   auto arg = cast<BlockArgument>(s.getDesc());
+  // A panel is made and written a chunk of columns at a time, at most 32
+  // elements of a thread's (a ping-pong warp group's 128 rows: 32 columns):
+  // beside the accumulators, a residual's whole panel (64 registers)
+  // spilled.
+  bool twoD = s.getDesc().getType().getTileShape().size() == 2;
+  int64_t chunkCols =
+      twoD ? std::min(t.panelCols, std::max<int64_t>(16, 64 / geom.rowBlocks)) : t.panelCols;
+  int64_t chunks = twoD ? t.panelCols / chunkCols : 1;
   for (int64_t panel = 0; panel < t.panels; ++panel) {
-    // Made before the slot's wait: the reads of shared memory it starts
-    // overlap it.
-    Frag value = valueOf(panel);
+    auto chunkValue = [&](int64_t c) {
+      return valueOf(panel * t.panelCols + c * chunkCols, chunkCols);
+    };
+    // The first chunk made before the slot's wait: the reads of shared
+    // memory it starts overlap it.
+    Frag firstChunk = chunkValue(0);
     Value parity = e.andi(e.add(first, e.c32(panel)), e.c32(1));
     Value slot = e.add(e.c32(p.stagingBase), e.mul(parity, e.c32(p.stagingSlotBytes)));
     if (p.teams > 1) // each team's two slots
@@ -631,7 +656,14 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t)> 
                                            e.b.getUnitAttr());
     });
     epilogueBarrier();
-    writeStagingPanel(*this, value, s, panel, slot);
+    for (int64_t c = 0; c < chunks; ++c) {
+      Frag value = c == 0 ? firstChunk : chunkValue(c);
+      if (chunks > 1) // only the chunk's elements (needed)
+        panelColumns = std::make_pair(panel * t.panelCols + c * chunkCols,
+                                      panel * t.panelCols + (c + 1) * chunkCols);
+      writeStagingPanel(*this, value, s, panel, slot);
+      panelColumns.reset();
+    }
     e.fenceProxyAsyncShared();
     epilogueBarrier();
     e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {

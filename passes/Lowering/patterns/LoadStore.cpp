@@ -78,7 +78,7 @@ void writeStagingPanelStmatrix(RegisterContext &ctx, const Frag &value, const Sm
   std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 2>> cells;
   for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
     TileElement te = tileElement(cols, el);
-    if (8 * te.colBlock / one.panelCols != panel)
+    if (8 * te.colBlock / one.panelCols != panel || !ctx.needed(tile, el))
       continue;
     auto it = cells.try_emplace({te.block, te.colBlock}, std::array<int64_t, 2>{-1, -1}).first;
     it->second[te.half] = el;
@@ -193,7 +193,7 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
     for (int64_t el = 0; el < tile.count(ctx.geom); el += 2) {
       TileElement te = tileElement(cols, el);
       int64_t colBase = 8 * te.colBlock;
-      if (colBase / t.panelCols != panel)
+      if (colBase / t.panelCols != panel || !ctx.needed(tile, el))
         continue;
       Value row = ctx.rowOf(tile, el);
       Value col = e.sub(ctx.colOf(tile, el), e.c32(panel * t.panelCols));

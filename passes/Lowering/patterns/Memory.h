@@ -74,8 +74,9 @@ Frag readSmemTile(RegisterContext &ctx, const SmemRef &tile, const Layout &layou
 /// Writes panel `panel` of `value` (the columns TMA stores as one box, laid
 /// out and swizzled as a loaded panel: SmemTile::of(store desc)) to the
 /// staging buffer at byte offset `slot` (i32), from this thread's elements.
-/// A 1-d value is one unswizzled panel. The caller fences, synchronizes and
-/// issues the TMA store.
+/// A 1-d value is one unswizzled panel. Of a 2-d value only the elements
+/// the context needs (RegisterContext::needed: a chunk of the panel's
+/// columns). The caller fences, synchronizes and issues the TMA store.
 void writeStagingPanel(RegisterContext &ctx, const Frag &value, tile::StoreOp store,
                        int64_t panel, mlir::Value slot);
 
