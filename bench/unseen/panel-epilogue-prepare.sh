@@ -3,7 +3,10 @@
 # the kernels whose epilogue spilled when it was evaluated whole (ptxas at their defaults,
 # 2026-11-28), each compiled by the compiler checked out now as NAME--TAG, so that bundles of
 # two compilers (TAG before / panel) run side by side in one call, each verified against its
-# IR reference (and cuBLAS where a GEMM has one).
+# IR reference (and cuBLAS where a GEMM has one); and (COVER) other epilogue forms the change
+# touches, for their results: FP8 and f32 outputs, 1-d stores (LSE), stores in the loop,
+# reductions after the loop beside element-wise ops (RMS norm, column sums), an accumulator
+# started from a loaded tile, two outputs, row and column biases, a gathered residual.
 #   bash bench/unseen/panel-epilogue-prepare.sh TAG [--fresh]
 #   GPU host: ROUNDS=2 bash bench/timeline/run-bundles-on-gpu.sh .dev/panel-epilogue OUT
 #             (carry .dev/panel-epilogue)
@@ -30,6 +33,22 @@ KERNELS=(test/Inputs/unseen/persistent-pingpong-residual.mlir
   bench/unseen/sweep-2026-11-28d/p05_pp_128x128_two_out_f16.mlir
   bench/unseen/sweep-2026-11-28d/p07_pers_staggered_128x256.mlir
   assets/gemm.mlir assets/attention_fwd_d128.mlir)
+COVER=(bench/unseen/fp8-out-2026-11-28/fp8_gemm_e4m3_out.mlir
+  bench/unseen/fp8-out-2026-11-28/gemm_e5m2_out.mlir
+  bench/unseen/fp8-out-2026-11-28/attention_e4m3_out.mlir
+  bench/unseen/fp8-out-2026-11-28/group_quant_e4m3.mlir
+  bench/unseen/sweep-2026-11-28d/a03_d128_bk64_gqa8_lse_f32out.mlir
+  bench/unseen/sweep-2026-11-28d/a05_d128_res_lse_bf16.mlir
+  bench/unseen/sweep-2026-11-28d/e05_128_rowbias_colbias_res.mlir
+  bench/unseen/sweep-2026-11-28d/e14_128x128_res_f32out_rms.mlir
+  bench/unseen/sweep-2026-11-28d/e15b_128x128_res_and_loopstore.mlir
+  bench/unseen/sweep-2026-11-28c/g09b-residual-rmsnorm-n256-s1.mlir
+  bench/unseen/sweep-2026-11-28c/x01-acc-init-load.mlir
+  test/Inputs/unseen/colsum.mlir test/Inputs/unseen/store-in-loop.mlir
+  test/Inputs/unseen/lora-up.mlir test/Inputs/unseen/gathered-residual.mlir
+  test/Inputs/unseen/residual-epilogue.mlir test/Inputs/unseen/sincos-after.mlir
+  assets/persistent_gemm_pingpong.mlir assets/fp8_gemm_promoted_split.mlir)
+[[ $TAG == before ]] || KERNELS+=("${COVER[@]}")
 for k in "${KERNELS[@]}"; do
   name=$(basename "$k" .mlir)
   cp "$ROOT/$k" "$DEV/ir/$name.mlir"
