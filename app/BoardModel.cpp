@@ -99,6 +99,12 @@ std::string stagecraft::app::registerBudgetNote(const ScheduleReport &report, in
   std::string s = "Registers: about " + num(gr->regsPerThread) + " per thread" +
                   (gr->peakAt.empty() ? "" : " at the peak, around " + gr->peakAt) +
                   ", budget " + num(gr->budget) + (gr->chosen ? " (chosen)" : "") + ". ";
+  if (gr->epilogueRegsPerThread > gr->regsPerThread)
+    s += "After the loop about " + num(gr->epilogueRegsPerThread) +
+         " (the loop's results with what the epilogue reads beside them)" +
+         (gr->epilogueRegsPerThread > gr->budget ? ": over the budget, ptxas will spill there"
+                                                 : "") +
+         ". ";
   if (!report.warpSpecialized) {
     s += "One warp group set, no setmaxnreg: every thread gets the register file (" +
          num(limits.regsPerSM) + ") over " + num(allThreads) + " threads, at most " +

@@ -759,6 +759,18 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
                    gr.chosen ? " or a larger budget" : "")
                .str(),
            {grp}});
+    // After the loop: the results the epilogue reads (whole), what it makes
+    // whole, and a chunk of its element-local math.
+    int64_t after = 0;
+    for (auto [op, bytes] : g.resultsReadAfterLoop)
+      if (p.sched[g.ops[op].unit].group == grp)
+        after += bytes;
+    if (after > 0 && !gr.producer) {
+      if (p.sched[g.ops[g.resultsReadAfterLoop.front().first].unit].group == grp)
+        after += g.epilogueWholeBytes;
+      gr.epilogueRegsPerThread =
+          limits.regOverhead + ceilDiv(after, 4 * sharing) + (g.epiloguePanelMath ? 32 : 0);
+    }
     r.registers.push_back(gr);
   }
 
@@ -875,10 +887,13 @@ std::string ScheduleReport::summary() const {
   s += formatv("shared memory: {0} of {1}\n", kib(smemBytes), kib(smemLimit))
            .str();
   for (const GroupRegisters &g : registers)
-    s += formatv("warp group {0}{1}: {2} threads, ~{3} registers/thread "
+    s += formatv("warp group {0}{1}: {2} threads, ~{3} registers/thread{6} "
                  "(budget {4}{5})\n",
                  g.group, g.producer ? " (producer)" : "", g.threads,
-                 g.regsPerThread, g.budget, g.chosen ? ", chosen" : "")
+                 g.regsPerThread, g.budget, g.chosen ? ", chosen" : "",
+                 g.epilogueRegsPerThread > g.regsPerThread
+                     ? formatv(" in the loop, ~{0} after it", g.epilogueRegsPerThread).str()
+                     : std::string())
              .str();
   s += warpSpecialized ? "warp specialized: yes\n" : "warp specialized: no\n";
   if (cluster > 1) {

@@ -62,6 +62,13 @@ struct GroupRegisters {
   /// The budget is the schedule's choice (`registers`), not the default.
   bool chosen = false;
   std::string peakAt;    // unit at which register pressure peaks
+  /// After the loop: the loop's results the code there reads, the values it
+  /// makes whole, a chunk of a loaded tile its element-local math reads (32
+  /// a thread), with the overhead (LoopGraph::resultsReadAfterLoop); 0 for
+  /// groups holding none.
+  /// Not checked against the budget (what is over it spills after the loop;
+  /// the compiler notes ptxas's spills): the timeline's occupancy takes it.
+  int64_t epilogueRegsPerThread = 0;
 };
 
 struct TargetLimits {

@@ -114,6 +114,16 @@ struct LoopGraph {
   /// Of fixedSmemBytes, tiles only the epilogue reads that stay through the
   /// loop because the loop stores (its staging is in use after it).
   int64_t keptByLoopStoresSmemBytes = 0;
+  /// The code after the loop in registers (GroupRegisters::
+  /// epilogueRegsPerThread): the loop's results it reads (the body op making
+  /// each, bytes), the peak of the other values it makes a whole tile at a
+  /// time (reductions and what reads them, values a 1-d store reads), and
+  /// whether its element-local math, which the lowering makes a store chunk
+  /// of columns at a time (ConsumerLoop.cpp, findPanelOps), reads a tile
+  /// loaded from memory (a chunk of it live beside the accumulators).
+  std::vector<std::pair<unsigned, int64_t>> resultsReadAfterLoop;
+  int64_t epilogueWholeBytes = 0;
+  bool epiloguePanelMath = false;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
   /// Clusters: a bound of the pipelined loop or of its tile loop that

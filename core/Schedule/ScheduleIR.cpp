@@ -416,6 +416,70 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
     }
   }
 
+  // Registers after the loop. Element-local math (arith and math ops,
+  // broadcasts, splats, iota) whose only readers are the epilogue's 2-d
+  // stores and each other is made a chunk of columns at a time, as the
+  // lowering does (ConsumerLoop.cpp, findPanelOps); other values a whole
+  // tile, live from their op to their last reader.
+  {
+    SmallVector<Operation *> after;
+    for (Operation *op = loop->getNextNode(); op && !op->hasTrait<OpTrait::IsTerminator>();
+         op = op->getNextNode())
+      after.push_back(op);
+    auto elementLocal = [](Operation *op) {
+      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+      return dialect == "arith" || dialect == "math" ||
+             isa<BroadcastOp, tensor::SplatOp, IotaOp>(op);
+    };
+    DenseSet<Operation *> panel;
+    for (Operation *op : llvm::reverse(after)) {
+      if (op->getNumResults() != 1 || !isTensor(op->getResult(0).getType()) ||
+          !elementLocal(op) || op->getResult(0).use_empty())
+        continue;
+      if (llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+            auto store = dyn_cast<StoreOp>(user);
+            return panel.contains(user) ||
+                   (store && user->getBlock() == loop->getBlock() &&
+                    store.getDesc().getType().getTileShape().size() == 2);
+          }))
+        panel.insert(op);
+    }
+    // A chunk of a tile read from memory (a residual, a gate) is live
+    // beside the accumulators; math on the accumulators alone reuses them.
+    g.epiloguePanelMath = llvm::any_of(panel, [](Operation *op) {
+      return llvm::any_of(op->getOperands(), [](Value v) {
+        auto t = dyn_cast<RankedTensorType>(v.getType());
+        return v.getDefiningOp<LoadOp>() && t && t.getRank() == 2;
+      });
+    });
+    for (auto [i, r] : llvm::enumerate(loop.getResults()))
+      if (isTensor(r.getType()) && !r.use_empty())
+        if (Operation *d = bodyOpOf(yield->getOperand(i)))
+          g.resultsReadAfterLoop.push_back({opIndex[d], tensorBytes(r.getType())});
+    DenseMap<Operation *, int64_t> pos;
+    for (auto [i, op] : llvm::enumerate(after))
+      pos[op] = static_cast<int64_t>(i);
+    std::vector<int64_t> live(after.size() + 1, 0);
+    for (Operation *op : after) {
+      if (panel.contains(op) || isa<LoadOp>(op) || op->hasTrait<OpTrait::ConstantLike>())
+        continue;
+      for (Value r : op->getResults()) {
+        if (!isTensor(r.getType()))
+          continue;
+        int64_t birth = pos[op], death = birth;
+        for (Operation *user : r.getUsers()) {
+          Operation *at = loop->getBlock()->findAncestorOpInBlock(*user);
+          death = std::max(death, at && pos.count(at) ? pos[at] : int64_t(after.size()));
+        }
+        int64_t bytes = isa<BroadcastOp>(op) ? tensorBytes(op->getOperand(0).getType())
+                                             : tensorBytes(r.getType());
+        for (int64_t p = birth; p < death; ++p)
+          live[p] += bytes;
+      }
+    }
+    g.epilogueWholeBytes = *llvm::max_element(live);
+  }
+
   // Shared memory beside the ring: loads outside the loop, and the staging
   // tiles of stores and the loads only they read (which reuse the ring
   // after the loop).

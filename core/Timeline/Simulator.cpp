@@ -335,7 +335,7 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   } else {
     int64_t r = 32;
     for (const GroupRegisters &gr : report.registers)
-      r = std::max(r, gr.regsPerThread);
+      r = std::max({r, gr.regsPerThread, gr.epilogueRegsPerThread});
     out.registersPerThread = std::min<int64_t>(255, (r + 7) / 8 * 8);
   }
   out.smemPerCta = options.dynamicSmemBytes > 0 ? options.dynamicSmemBytes : report.smemBytes + 1024;
