@@ -218,25 +218,27 @@ bool stagecraft::timeline::classifyElementwise(llvm::StringRef name, double e, M
       "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
       "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"};
   // One MUFU operation, plus FMA-pipe work around it.
+  // sin and cos: a multiply, a rounding and two FMAs reduce the argument.
   static const std::map<std::string, double> mufuClass = {
       {"math.exp2", 0}, {"math.exp", 1},   {"math.log2", 0}, {"math.log", 1},
-      {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"arith.divf", 2}};
+      {"math.tanh", 0}, {"math.rsqrt", 0}, {"math.sqrt", 1}, {"arith.divf", 2},
+      {"math.sin", 4},  {"math.cos", 4}};
   // libdevice's functions (patterns/Elementwise.cpp), inlined: {MUFU, FMA-pipe}
   // operations an element on their common path, counted in the PTX of a
   // 64x64 epilogue (32 elements a thread) less the slow paths of large
   // arguments (sin, cos, tan's Payne-Hanek reduction; pow's special cases).
   static const std::map<std::string, std::pair<double, double>> libdeviceClass = {
-      {"math.erf", {1, 22}},   {"math.erfc", {3, 45}},  {"math.sin", {0, 25}},
-      {"math.cos", {0, 25}},   {"math.tan", {1, 30}},   {"math.asin", {1, 20}},
+      {"math.erf", {1, 22}},   {"math.erfc", {3, 45}},  {"math.tan", {1, 30}},
+      {"math.asin", {1, 20}},
       {"math.acos", {1, 23}},  {"math.atan", {1, 19}},  {"math.atan2", {1, 25}},
       {"math.sinh", {1, 21}},  {"math.cosh", {1, 13}},  {"math.asinh", {2, 36}},
       {"math.acosh", {1, 37}}, {"math.atanh", {1, 32}}, {"math.expm1", {1, 23}},
       {"math.log1p", {0, 24}}, {"math.log10", {0, 24}}, {"math.cbrt", {2, 12}},
       {"math.powf", {2, 60}},  {"arith.remf", {1, 40}},
       // Expanded before lowering (passes/Lowering/Normalize.cpp): a sin and a
-      // cos; a powf of the converted power (a constant power's multiplies
-      // cost less: the common case is costed).
-      {"math.sincos", {0, 50}}, {"math.fpowi", {2, 62}}};
+      // cos (the math.sin class twice); a powf of the converted power (a
+      // constant power's multiplies cost less: the common case is costed).
+      {"math.sincos", {2, 8}}, {"math.fpowi", {2, 62}}};
   // Float width changes: packed in pairs (cvt.rn.bf16x2.f32), one conversion
   // unit per element.
   static const std::set<std::string> convertClass = {"arith.truncf", "arith.extf"};

@@ -50,19 +50,20 @@ func.func @ex(%A: !tile.desc<64x64xbf16> {tile.shape = affine_map<()[N] -> (N, 2
   return
 }
 // CHECK-NOT: math.
+// CHECK-NOT: __nv_sinf
 // CHECK-DAG: llvm.func @__nv_powf(f32, f32) -> f32
-// CHECK-DAG: llvm.func @__nv_sinf(f32) -> f32
-// CHECK-DAG: llvm.func @__nv_cosf(f32) -> f32
 // The clamp in the loop, before the accumulation: a minimum and a maximum of each register.
 // CHECK: arith.minimumf
 // CHECK: arith.maximumf
 // CHECK: arith.addf
 // After the loop, a store panel (32 f32 columns) at a time: 16 registers each.
+// sin and cos: the argument reduced by 2 pi in two FMAs, then sin.approx and cos.approx.
 // CHECK-COUNT-16: llvm.call @__nv_powf
-// CHECK-COUNT-16: llvm.call @__nv_sinf
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.cos.approx.f"
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK-COUNT-16: llvm.call @__nv_powf
-// CHECK-COUNT-16: llvm.call @__nv_sinf
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK: arith.divsi
 // CHECK: llvm.intr.ctpop

@@ -37,6 +37,18 @@ Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
 }
 
+Value callLibdevice(OpBuilder &b, Location loc, StringRef name, ValueRange args);
+
+/// libdevice's f64 function `name` of the widened arguments, rounded to f32
+/// (the reference's math).
+Value libdeviceF64(OpBuilder &b, Location loc, StringRef name, ValueRange x) {
+  SmallVector<Value> wide;
+  for (Value v : x)
+    wide.push_back(LLVM::FPExtOp::create(b, loc, b.getF64Type(), v));
+  Value r = callLibdevice(b, loc, name, wide);
+  return LLVM::FPTruncOp::create(b, loc, b.getF32Type(), r);
+}
+
 Value intrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
   return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(), b.getStringAttr(name), args)
       .getResult(0);
@@ -101,7 +113,6 @@ struct LibdeviceMath {
 };
 constexpr LibdeviceMath kLibdeviceMath[] = {
     {"math.erf", "__nv_erff", "__nv_erf"},       {"math.erfc", "__nv_erfcf", "__nv_erfc"},
-    {"math.sin", "__nv_sinf", "__nv_sin"},       {"math.cos", "__nv_cosf", "__nv_cos"},
     {"math.tan", "__nv_tanf", "__nv_tan"},       {"math.asin", "__nv_asinf", "__nv_asin"},
     {"math.acos", "__nv_acosf", "__nv_acos"},    {"math.atan", "__nv_atanf", "__nv_atan"},
     {"math.atan2", "__nv_atan2f", "__nv_atan2"}, {"math.sinh", "__nv_sinhf", "__nv_sinh"},
@@ -215,11 +226,32 @@ const llvm::StringMap<ScalarFn> &table() {
       m[f.op] = [f](OpBuilder &b, Location loc, Operation *, ValueRange x, bool fast) -> Value {
         if (fast)
           return callLibdevice(b, loc, f.f32, x);
-        SmallVector<Value> wide;
-        for (Value v : x)
-          wide.push_back(LLVM::FPExtOp::create(b, loc, b.getF64Type(), v));
-        Value r = callLibdevice(b, loc, f.f64, wide);
-        return LLVM::FPTruncOp::create(b, loc, b.getF32Type(), r);
+        return libdeviceF64(b, loc, f.f64, x);
+      };
+    // sin and cos: the argument reduced to [-pi, pi] (x - 2 pi rint(x / 2 pi),
+    // 2 pi in two parts through FMAs: exact enough for |x| up to about 1e5),
+    // then sin.approx / cos.approx (MUFU, at most 2^-20.9 absolute there).
+    // libdevice's __nv_sinf inlined is about 40 instructions an element and
+    // a Payne-Hanek path for large arguments: a 128x128 epilogue's sin and
+    // cos came to 10k instructions a thread, and its CTA spent 84 us in them
+    // against 57 in its main loop (bench/results/panel-epilogue-h200-
+    // 2026-11-28, traces: the instruction fetch, not the math). The
+    // reference keeps libdevice's f64 functions.
+    for (auto [op, approx, ref] : {std::tuple{"math.sin", "llvm.nvvm.sin.approx.f", "__nv_sin"},
+                                   std::tuple{"math.cos", "llvm.nvvm.cos.approx.f", "__nv_cos"}})
+      m[op] = [approx, ref](OpBuilder &b, Location loc, Operation *, ValueRange x,
+                            bool fast) -> Value {
+        if (!fast)
+          return libdeviceF64(b, loc, ref, x);
+        const double twoPi = 2 * M_PI;
+        const float hi = static_cast<float>(twoPi);
+        const float lo = static_cast<float>(twoPi - static_cast<double>(hi));
+        Value k = LLVM::FMulOp::create(b, loc, x[0], f32Const(b, loc, 1 / twoPi));
+        k = LLVM::RoundEvenOp::create(b, loc, k);
+        Value negK = LLVM::FNegOp::create(b, loc, k);
+        Value r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, hi), x[0]);
+        r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, lo), r);
+        return intrinsic(b, loc, approx, r);
       };
     // sqrt.approx.f32 (at most 2^-23 relative) in the kernel: the IEEE
     // sqrt.rn.f32 costs as div.rn does (a 128x128 epilogue's square roots
@@ -341,6 +373,8 @@ public:
       return -22; // div.full.f32: at most 2 ulp
     if (name == "math.sqrt")
       return -23; // sqrt.approx.f32
+    if (name == "math.sin" || name == "math.cos")
+      return -19; // sin.approx/cos.approx: 2^-20.9 absolute after the reduction
     for (const LibdeviceMath &f : kLibdeviceMath)
       if (name == f.op)
         return -20; // libdevice's f32 functions: within 4 ulp (CUDA's maximum ulp errors)
