@@ -7,6 +7,8 @@
 #   bundle IR BUNDLE [stagecraft-compile options...]   # compile-bundle.sh
 #   named_bundle NAME IR [options...]  # DEV/bundles/NAME--default, IR copied as DEV/ir/NAME.mlir
 #                                      # (where predict_bundles.py finds it)
+#   tagged_bundles TAG IR...     # DEV/bundles/STEM--TAG of each (repository-relative) IR, copied
+#                                # as DEV/ir/STEM.mlir: two compilers' bundles side by side
 #   raster_bundle ASSET RASTER   # DEV/bundles/raster-ASSET--RASTER (bench/timeline/tpc-raster)
 #   sched_bundle ASSET NAME      # DEV/bundles/sched-ASSET--NAME (bench/timeline/schedules)
 #   placed_ir SPEC               # DEV/ir/NAME.mlir of a PLACEMENTS spec; prints NAME
@@ -36,6 +38,16 @@ named_bundle() {
 S=$ROOT/assets/schedules
 HOLD=$S/attention_cp_dot1_s3_hold.json
 BIG=(--size=B=4 --size=H=32 --size=S=8192)
+tagged_bundles() {
+  local tag=$1 k name
+  shift
+  mkdir -p "$DEV/ir"
+  for k in "$@"; do
+    name=$(basename "$k" .mlir)
+    cp "$ROOT/$k" "$DEV/ir/$name.mlir"
+    bundle "$ROOT/$k" "$DEV/bundles/$name--$tag" || echo "refused: $name"
+  done
+}
 raster_bundle() {
   mkdir -p "$DEV/ir"
   bash "$ROOT/bench/timeline/tpc-raster/raster-ir.sh" "$1" "$2" "$DEV/ir/$1-$2.mlir"

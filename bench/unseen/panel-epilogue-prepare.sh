@@ -49,10 +49,6 @@ COVER=(bench/unseen/fp8-out-2026-11-28/fp8_gemm_e4m3_out.mlir
   test/Inputs/unseen/residual-epilogue.mlir test/Inputs/unseen/sincos-after.mlir
   assets/persistent_gemm_pingpong.mlir assets/fp8_gemm_promoted_split.mlir)
 [[ $TAG == before ]] || KERNELS+=("${COVER[@]}")
-for k in "${KERNELS[@]}"; do
-  name=$(basename "$k" .mlir)
-  cp "$ROOT/$k" "$DEV/ir/$name.mlir"
-  bundle "$ROOT/$k" "$DEV/bundles/$name--$TAG" || echo "refused: $name"
-done
+tagged_bundles "$TAG" "${KERNELS[@]}"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"

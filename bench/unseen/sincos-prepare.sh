@@ -14,13 +14,10 @@ TAG=${1:?TAG}
 DEV=$ROOT/.dev/sincos
 if [[ ${2:-} == --fresh ]]; then rm -rf "$DEV"; fi
 mkdir -p "$DEV/bundles" "$DEV/ir"
-for k in bench/unseen/expanded-2026-11-28/gemm_relu6_sq.mlir bench/unseen/expanded-2026-11-28/ops_expanded.mlir \
-    bench/unseen/sweep-2026-11-28b/m01_rotary_sincos_loop.mlir bench/unseen/math-2026-11-28/gemm_math_zoo.mlir \
-    test/Inputs/unseen/sin.mlir test/Inputs/unseen/sin-after.mlir test/Inputs/unseen/sincos.mlir \
-    test/Inputs/unseen/sincos-after.mlir; do
-  name=$(basename "$k" .mlir)
-  cp "$ROOT/$k" "$DEV/ir/$name.mlir"
-  bundle "$ROOT/$k" "$DEV/bundles/$name--$TAG" || echo "refused: $name"
-done
+tagged_bundles "$TAG" bench/unseen/expanded-2026-11-28/gemm_relu6_sq.mlir \
+  bench/unseen/expanded-2026-11-28/ops_expanded.mlir \
+  bench/unseen/sweep-2026-11-28b/m01_rotary_sincos_loop.mlir \
+  bench/unseen/math-2026-11-28/gemm_math_zoo.mlir test/Inputs/unseen/sin.mlir \
+  test/Inputs/unseen/sin-after.mlir test/Inputs/unseen/sincos.mlir test/Inputs/unseen/sincos-after.mlir
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
