@@ -13,6 +13,11 @@ set -euo pipefail
 fresh_dev epilogue-panels
 F=bench/unseen/epilogue-panels-2026-11-28
 tagged_bundles default $F/rowview_store.mlir $F/n96_residual_gelu.mlir $F/pp_fp8_masked_residual.mlir
+if [[ ${WITH_RB3:-0} == 1 ]]; then # added after the first call (the chunk width's rounding)
+  tagged_bundles default $F/rb3_192x128_one_consumer.mlir \
+    bench/unseen/sweep-2026-11-28d/p02_pp_128x128_bias_silu_res.mlir \
+    bench/unseen/sweep-2026-11-28d/e13_64x256_f32res_f32out_2out.mlir
+fi
 bundle "$ROOT/$F/n96_residual_gelu.mlir" "$DEV/bundles/n96_residual_gelu--ktail" --size=K=4000 --size=M=1000
 bundle "$ROOT/$F/pp_fp8_masked_residual.mlir" "$DEV/bundles/pp_fp8_masked_residual--cooperative" \
   --schedule "$S/consumers_cooperative.json"

@@ -636,10 +636,15 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, i
   // elements of a thread's (a ping-pong warp group's 128 rows: 32 columns):
   // beside the accumulators, a residual's whole panel (64 registers)
   // spilled.
+  // The chunk's width divides the panel's (16 columns times a power of two:
+  // a warp group of three row blocks takes 16, not 21).
   bool twoD = s.getDesc().getType().getTileShape().size() == 2;
-  int64_t chunkCols =
-      twoD ? std::min(t.panelCols, std::max<int64_t>(16, 64 / geom.rowBlocks)) : t.panelCols;
-  int64_t chunks = twoD ? t.panelCols / chunkCols : 1;
+  int64_t chunkCols = std::min<int64_t>(t.panelCols, 16);
+  while (twoD && chunkCols * 2 * geom.rowBlocks <= 64 && t.panelCols % (chunkCols * 2) == 0)
+    chunkCols *= 2;
+  if (!twoD)
+    chunkCols = t.panelCols;
+  int64_t chunks = t.panelCols / chunkCols;
   for (int64_t panel = 0; panel < t.panels; ++panel) {
     auto chunkValue = [&](int64_t c) {
       return valueOf(panel * t.panelCols + c * chunkCols, chunkCols);
