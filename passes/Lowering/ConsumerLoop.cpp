@@ -644,10 +644,14 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, i
     chunkCols *= 2;
   if (!twoD)
     chunkCols = t.panelCols;
-  int64_t chunks = t.panelCols / chunkCols;
+  // The last chunk may be narrower: a panel of 24, 40 or 56 columns (a
+  // narrow tile) is not a multiple of 16, and rounding the count down left
+  // its last 8 columns unwritten (the fifth sweep's g15: stale output).
+  int64_t chunks = (t.panelCols + chunkCols - 1) / chunkCols;
   for (int64_t panel = 0; panel < t.panels; ++panel) {
     auto chunkValue = [&](int64_t c) {
-      return valueOf(panel * t.panelCols + c * chunkCols, chunkCols);
+      return valueOf(panel * t.panelCols + c * chunkCols,
+                     std::min(chunkCols, t.panelCols - c * chunkCols));
     };
     // The first chunk made before the slot's wait: the reads of shared
     // memory it starts overlap it.
@@ -665,7 +669,8 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, i
       Frag value = c == 0 ? firstChunk : chunkValue(c);
       if (chunks > 1) // only the chunk's elements (needed)
         panelColumns = std::make_pair(panel * t.panelCols + c * chunkCols,
-                                      panel * t.panelCols + (c + 1) * chunkCols);
+                                      panel * t.panelCols +
+                                          std::min((c + 1) * chunkCols, t.panelCols));
       writeStagingPanel(*this, value, s, panel, slot);
       panelColumns.reset();
     }

@@ -17,3 +17,16 @@
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> bf16
 // CHECK: llvm.return
+
+// RUN: stagecraft-opt %inputs/unseen/narrow-tile-epilogue.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=NARROW
+// A 24-column tile (one panel of 24, not a multiple of the 16-column
+// chunk): both chunks written, columns 0-15 by one stmatrix.x4 and 16-23 by
+// an x2, before the store. Rounding the chunk count down left 16-23 unwritten
+// (the fifth held-out sweep's g15: stale output, no warning).
+// The thread's 12 elements of 2 * acc: 8 for the first chunk, 4 for the
+// second (8 only, before: the x2 wrote poison).
+// NARROW-COUNT-8: arith.mulf {{.*}} : f32
+// NARROW: nvvm.stmatrix %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} {
+// NARROW-COUNT-4: arith.mulf {{.*}} : f32
+// NARROW: nvvm.stmatrix %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} {
+// NARROW: nvvm.cp.async.bulk.tensor.global.shared.cta
