@@ -2,9 +2,12 @@
 """sweep5: epilogue stress loops (panel/chunk evaluation after the pipelined loop).
 python3 kernels5.py writes every loop and schedule into this folder."""
 import sys, os, math, json
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The fourth sweep's generator, with FP8 element sizes (it knew 16- and 32-bit ones).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sweep-2026-11-28d"))
 import gen
 from gen import Epi, sched
+gen.BYTES.update({"f8E4M3FN": 1, "f8E5M2": 1})
+gen.OUT = os.path.dirname(os.path.abspath(__file__))  # this sweep's folder, not the fourth's
 
 # ------------------------------------------------------------------ helpers on Epi
 def iota(e, off, dim, shape=None):
@@ -656,6 +659,7 @@ attn("a10_d128_bq192_res_f32", 128,
 # ================================================================== schedules
 sched_ = lambda n, d: gen.sched(n, d)
 gen.SCH = os.path.join(gen.OUT, "schedules")
+os.makedirs(gen.SCH, exist_ok=True)
 sched_("c2", {"cluster": 2, "ops": []})
 sched_("pp", {"consumers": "pingpong", "ops": []})
 sched_("s1w0", {"ops": [{"name": "MMA", "stage": 1, "order": 0, "group": 1}]})
