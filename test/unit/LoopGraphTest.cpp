@@ -253,6 +253,11 @@ TEST(DescType, LoadPanelsAreTheWidestSwizzleThatDividesARow) {
   EXPECT_EQ(panel({128, 128}, e4m3), P(128, 128));
   EXPECT_EQ(panel({128, 48}, f32), P(16, 64));     // 192 bytes
   EXPECT_EQ(panel({256}, bf16), P(256, 0));        // 1-d: one box
+  // Rows above 128 bytes that no swizzle divides: 16-byte panels, never a
+  // partial last panel (whose store would write the next tile's columns).
+  EXPECT_EQ(panel({128, 200}, bf16), P(8, 0));     // 400 bytes
+  EXPECT_EQ(panel({128, 144}, e4m3), P(16, 0));    // 144 bytes
+  EXPECT_EQ(panel({128, 72}, f32), P(8, 32));      // 288 bytes: nine 32-byte panels
 }
 
 } // namespace

@@ -106,11 +106,15 @@ SmallVector<int64_t> DescType::getLoadBoxShape() const {
   // Panels of the widest swizzle (128, 64 or 32 bytes) that divides the
   // tile's rows: a row of 96 bf16 (192 bytes) is three 64-byte panels, not
   // a 128-byte panel and a half-empty one. Rows up to 128 bytes are one
-  // panel (swizzled when 32, 64 or 128 bytes).
+  // panel (swizzled when 32, 64 or 128 bytes). Rows above 128 bytes that no
+  // swizzle divides (200 bf16: 400 bytes) are 16-byte panels, unswizzled
+  // (rows are a multiple of 16 bytes: DescType::verify): a partial last
+  // panel would be moved whole, and a store of it writes the next tile's
+  // columns (the fifth held-out sweep's g15f, 128x200 bf16).
   int64_t eb = getElementBytes(), rowBytes = box.back() * eb;
   int64_t panelBytes = 128;
   if (rowBytes > 128 && rowBytes % 128 != 0)
-    panelBytes = rowBytes % 64 == 0 ? 64 : rowBytes % 32 == 0 ? 32 : 128;
+    panelBytes = rowBytes % 64 == 0 ? 64 : rowBytes % 32 == 0 ? 32 : 16;
   box.back() = std::min<int64_t>(box.back(), panelBytes / eb);
   return box;
 }

@@ -1,0 +1,36 @@
+// A 128x200 bf16 tile stored: 400-byte rows, which no swizzle divides (the fifth held-out
+// sweep's g15f). Its panels are 16 bytes, unswizzled: 64-column panels left a partial last one,
+// whose TMA store wrote the next tile's columns 200-255.
+module {
+  func.func @g15f_128x200_bf16(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<200x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %C: !tile.desc<128x200xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 200)>,
+                  tile.defaults = {M = 2048 : i64, N = 2000 : i64, K = 1024 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c200 = arith.constant 200 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x200xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c200 : index
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x200xf32>) {
+        %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<200x64xbf16> -> tensor<200x64xbf16>
+        %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<128x64xbf16>, tensor<200x64xbf16> -> tensor<128x200xf32>
+        scf.yield %d : tensor<128x200xf32>
+      }
+      %k1 = arith.constant dense<2.0> : tensor<128x200xf32>
+      %v2 = arith.mulf %acc, %k1 : tensor<128x200xf32>
+      %t3 = arith.truncf %acc : tensor<128x200xf32> to tensor<128x200xbf16>
+      tile.store %C[%m0, %n0], %t3 : !tile.desc<128x200xbf16>, tensor<128x200xbf16>
+    return
+  }
+}
