@@ -57,8 +57,16 @@ static Operation *violationAnchor(scf::ForOp loop, const LoopGraph &g,
     if (u >= 0)
       return units->ops[u].front();
   }
+  // A violation about an op outside the loop's units (a reduction after
+  // it, a load before it) carries that op's location.
+  Operation *at = nullptr;
+  if (!v.location.empty())
+    loop->getParentOfType<func::FuncOp>().walk([&](Operation *op) {
+      if (!at && formatLocation(op->getLoc()) == v.location)
+        at = op;
+    });
   (void)g;
-  return loop;
+  return at ? at : loop.getOperation();
 }
 
 /// Checks the kernel's schedule; emits one error per violation, or the

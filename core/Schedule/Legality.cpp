@@ -352,6 +352,26 @@ static void checkPingPong(const LoopGraph &g, const Placed &p, std::vector<Viola
                    "(tile.warpgroups)",
                    grp, g.warpGroupsOf(grp))
                .str());
+  // What the lowering does not build for two teams (passes/Lowering/
+  // Placement.cpp refuses the same, for IR that skipped this check).
+  for (const LoopOp &op : g.ops)
+    if (op.opName == "tile.store") {
+      out.push_back({Rule::PingPong, g.units[op.unit].name, "", op.location,
+                     "a tile.store in the loop of ping-pong consumers is not lowered: choose "
+                     "cooperative, or store after the loop"});
+      return;
+    }
+  for (const Unit &unit : g.units)
+    if (unit.localSmemBytes > unit.scaledDotSmemBytes) {
+      out.push_back({Rule::PingPong, unit.name, "", unit.location,
+                     "ping-pong consumers with tiles upcast into shared memory are not lowered "
+                     "yet: choose cooperative"});
+      return;
+    }
+  if (!g.rowReductionLocation.empty())
+    out.push_back({Rule::PingPong, "", "", g.rowReductionLocation,
+                   "a reduction over rows (dim = 0) in ping-pong consumers is not lowered: "
+                   "choose cooperative"});
 }
 
 /// The arrangement the lowering builds (passes/Lowering/Placement.cpp): the

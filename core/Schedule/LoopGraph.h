@@ -126,6 +126,10 @@ struct LoopGraph {
   bool epiloguePanelMath = false;
   /// The pipelined loop sits in a tile loop (a persistent kernel).
   bool persistent = false;
+  /// The first reduction over rows (tile.reduce, dim = 0) anywhere in the
+  /// kernel ("file:line:col"), empty when none: ping-pong consumers do not
+  /// lower one (it ends in shared memory the two teams would share).
+  std::string rowReductionLocation;
   /// Clusters: a bound of the pipelined loop or of its tile loop that
   /// differs between the CTAs of a cluster (e.g. "the tile loop's lower
   /// bound"), with its location; empty when none does.

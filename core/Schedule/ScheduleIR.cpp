@@ -484,6 +484,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   // tiles of stores and the loads only they read (which reuse the ring
   // after the loop).
   g.persistent = isa<scf::ForOp>(loop->getParentOp());
+  kernel.walk([&](ReduceOp r) {
+    if (r.getDim() == 0 && g.rowReductionLocation.empty())
+      g.rowReductionLocation = formatLocation(r.getLoc());
+  });
   // Clusters: the loops' bounds the CTAs of a cluster must agree on.
   {
     SmallVector<std::pair<scf::ForOp, const char *>> loops{{loop, "the pipelined loop's"}};

@@ -704,8 +704,8 @@ LogicalResult Placer::checkStoreTarget(StoreOp s) {
   if (!arg || arg.getOwner() != &p.kernel.getBody().front())
     return refuse(s, "the descriptor must be a kernel argument");
   Type elem = s.getDesc().getType().getElementType();
-  if (!(elem.isF32() || elem.isBF16() || elem.isF16() || isFp8(elem)))
-    return refuse(s, "stored tiles must be f32, bf16, f16 or FP8 (e4m3, e5m2), got ") << elem;
+  if (!isStoredElementType(elem))
+    return refuse(s, "stored tiles must be ") << kStoredElementTypes << ", got " << elem;
   return success();
 }
 

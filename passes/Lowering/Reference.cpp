@@ -254,6 +254,9 @@ LogicalResult ReferenceLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
+    if (Type elem = store.getDesc().getType().getElementType(); !isStoredElementType(elem))
+      return op.emitError("tile-lower-reference: stored tiles must be ")
+             << kStoredElementTypes << ", got " << elem;
     emitReferenceStore(store, *this, *this);
     return success();
   }

@@ -364,6 +364,36 @@ TEST_F(PersistentLoadDot, PingPongNeedsATileLoopAProducerAndTwoConsumers) {
   EXPECT_NE(r.violations[0].message.find("needs two consumer warp groups"), std::string::npos);
 }
 
+TEST_F(PersistentLoadDot, PingPongRefusesWhatItsLoweringDoesNotBuildWhereTheOpIs) {
+  // A reduction over rows anywhere in the kernel: refused at it (the
+  // lowering's refusal named no schedule file).
+  b.g.rowReductionLocation = "k.mlir:35:16";
+  ScheduleReport r = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_EQ(r.violations.back().location, "k.mlir:35:16");
+  EXPECT_NE(r.violations.back().message.find("reduction over rows (dim = 0)"), std::string::npos);
+  b.g.rowReductionLocation.clear();
+  EXPECT_TRUE(checkSchedule(b.g, pingpong()).legal());
+  // A store in the loop: at the store, naming its unit.
+  b.g.ops.push_back({1, "tile.store", "k.mlir:30:9"});
+  r = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_EQ(r.violations.back().location, "k.mlir:30:9");
+  EXPECT_EQ(r.violations.back().def, "MMA");
+  b.g.ops.pop_back();
+  // A tile upcast into shared memory for the dot; a dot_scaled's own is built.
+  b.g.units[0].localSmemBytes = b.g.units[0].scaledDotSmemBytes = 16384;
+  EXPECT_TRUE(checkSchedule(b.g, pingpong()).legal());
+  b.g.units[0].scaledDotSmemBytes = 0;
+  r = checkSchedule(b.g, pingpong());
+  ASSERT_TRUE(hasRule(r, Rule::PingPong));
+  EXPECT_NE(r.violations.back().message.find("upcast into shared memory"), std::string::npos);
+  // Cooperative consumers build all three.
+  b.g.rowReductionLocation = "k.mlir:35:16";
+  EXPECT_FALSE(hasRule(checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {2, 0, 1, 1}}})),
+                       Rule::PingPong));
+}
+
 TEST_F(PersistentLoadDot, PingPongWithATileTooBigForOneWarpGroupIsOverItsRegisters) {
   b.g.values.clear();
   b.value(1, 128 * 256 * 4, {{1, true}}); // a 128x256 accumulator per warp group

@@ -153,6 +153,10 @@ bool stagecraft::tile::isSupportedElementType(Type type) {
          isScaleType(type);
 }
 
+bool stagecraft::tile::isStoredElementType(Type type) {
+  return type.isF32() || type.isBF16() || type.isF16() || isFp8(type);
+}
+
 bool stagecraft::tile::isFp8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
