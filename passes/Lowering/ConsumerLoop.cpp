@@ -216,6 +216,14 @@ private:
   llvm::SetVector<Operation *> panelOps;   // findPanelOps, in program order
   /// Columns [first, second) of the store panel being evaluated (needed).
   std::optional<std::pair<int64_t, int64_t>> panelColumns;
+  /// Set while a store after the epilogue's first makes its panels: the
+  /// values its panel math reads from outside it (the loop's results) are
+  /// read through opaque copies (readOpaque), so LLVM cannot merge the
+  /// math with the same math an earlier store made: sigmoid(acc) stored,
+  /// then sigmoid(acc) * tanh(acc) stored, kept the first store's sigmoids
+  /// of every panel live until the second's (the fifth sweep's B2 spills).
+  bool opaqueReads = false;
+  Frag readOpaque(Frag f);
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -349,6 +357,8 @@ Frag ConsumerEmitter::lookup(Value v, const BodyUnit *user) {
     return it->second;
   if (v.getDefiningOp<LoadOp>())
     return readLoaded(v, user);
+  if (!user && opaqueReads && panelColumns) // once per chunk: kept in local
+    return local[v] = readOpaque(outside.lookup(v));
   if (!user)
     return outside.lookup(v);
   auto [def, back] = p.resolve(v, *user);
@@ -533,6 +543,8 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(frame.scalar(e, c));
   int64_t first = panelsStored;
+  opaqueReads = panelsStored > 0;
+  auto plainReads = llvm::make_scope_exit([&] { opaqueReads = false; });
   SmemTile t = SmemTile::of(s.getDesc().getType());
   int64_t panelCols = s.getDesc().getType().getTileShape().size() == 2 ? t.panelCols : 0;
   storePanels(
@@ -597,6 +609,21 @@ Frag ConsumerEmitter::panelValue(Value v, int64_t first, int64_t cols) {
   panelColumns.reset();
   local.clear();
   return out;
+}
+
+Frag ConsumerEmitter::readOpaque(Frag f) {
+  int64_t perElem = f.packed ? 2 : 1;
+  for (auto [i, v] : llvm::enumerate(f.elems)) {
+    Type t = v ? v.getType() : Type();
+    if (!t || !(t.isF32() || t.isInteger(1) || t.isInteger(32) || t.isInteger(64)))
+      continue;
+    bool read = false;
+    for (int64_t k = 0; k < perElem; ++k)
+      read |= needed(f.layout, int64_t(i) * perElem + k);
+    if (read)
+      v = e.opaque(v);
+  }
+  return f;
 }
 
 bool ConsumerEmitter::needed(const Layout &l, int64_t el) {
