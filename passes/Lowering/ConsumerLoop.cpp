@@ -18,6 +18,7 @@
 #include "passes/Lowering/TimelineProbes.h"
 #include "passes/Lowering/patterns/Memory.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -216,14 +217,23 @@ private:
   llvm::SetVector<Operation *> panelOps;   // findPanelOps, in program order
   /// Columns [first, second) of the store panel being evaluated (needed).
   std::optional<std::pair<int64_t, int64_t>> panelColumns;
-  /// Set while a store after the epilogue's first makes its panels: the
-  /// values its panel math reads from outside it (the loop's results) are
-  /// read through opaque copies (readOpaque), so LLVM cannot merge the
-  /// math with the same math an earlier store made: sigmoid(acc) stored,
-  /// then sigmoid(acc) * tanh(acc) stored, kept the first store's sigmoids
-  /// of every panel live until the second's (the fifth sweep's B2 spills).
+  /// Set while a store after the epilogue's first makes its panels, unless
+  /// it shares transcendental math with an earlier store (sharesCostlyMath):
+  /// the values its panel math reads from outside it (the loop's results)
+  /// are read through opaque copies (readOpaque), so LLVM cannot merge the
+  /// math with the same math an earlier store made, which keeps the earlier
+  /// store's values of every panel live until this one's (the fifth sweep's
+  /// B2: an FP8 GEMM's x / amax stored in e4m3 and e5m2 spilled 264 bytes;
+  /// opaque, none and 6% faster). Where the shared math is transcendental
+  /// (sigmoid stored, then sigmoid x tanh) the merge is kept: its spills
+  /// (168 bytes) cost less than making the exponentials twice (2-3%,
+  /// bench/results/opaque-reads-h200-2026-11-28).
   bool opaqueReads = false;
   Frag readOpaque(Frag f);
+  /// The panel ops `v` reads, directly or through others.
+  llvm::SmallPtrSet<Operation *, 16> panelSlice(Value v);
+  /// The panel ops the tile's earlier stores made (emitStore).
+  llvm::SmallPtrSet<Operation *, 16> storedSlices;
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -514,6 +524,14 @@ void ConsumerEmitter::emitDotUnit(BodyUnit &u, Value src) {
   local[d.getResult()] = Frag{Layout::tile(d.getN()), e.f32(), out, false};
 }
 
+/// Math that takes the special-function unit or a libdevice call (exp,
+/// tanh, log, sin, erf, ...): not the math dialect's cheap ops.
+static bool isTranscendental(Operation *op) {
+  return isa<math::MathDialect>(op->getDialect()) &&
+         !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp, math::FloorOp,
+              math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp>(op);
+}
+
 void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   // One panel at a time through two staging slots: wait until the store
   // that last used the slot has read it (the first panel of an epilogue
@@ -543,7 +561,13 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   for (Value c : llvm::reverse(s.getCoords()))
     tileCoords.push_back(frame.scalar(e, c));
   int64_t first = panelsStored;
-  opaqueReads = panelsStored > 0;
+  if (panelsStored == 0)
+    storedSlices.clear();
+  llvm::SmallPtrSet<Operation *, 16> slice = panelSlice(s.getValue());
+  bool sharesCostlyMath = llvm::any_of(
+      slice, [&](Operation *op) { return storedSlices.contains(op) && isTranscendental(op); });
+  opaqueReads = panelsStored > 0 && !sharesCostlyMath;
+  storedSlices.insert(slice.begin(), slice.end());
   auto plainReads = llvm::make_scope_exit([&] { opaqueReads = false; });
   SmemTile t = SmemTile::of(s.getDesc().getType());
   int64_t panelCols = s.getDesc().getType().getTileShape().size() == 2 ? t.panelCols : 0;
@@ -589,17 +613,7 @@ Frag ConsumerEmitter::panelValue(Value v, int64_t first, int64_t cols) {
   Operation *def = v.getDefiningOp();
   if (!def || !panelOps.contains(def))
     return lookup(v, nullptr);
-  // The panel ops `v` reads, directly or through others.
-  llvm::SmallPtrSet<Operation *, 16> slice;
-  SmallVector<Operation *> work{def};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    if (!slice.insert(op).second)
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *d = operand.getDefiningOp(); d && panelOps.contains(d))
-        work.push_back(d);
-  }
+  llvm::SmallPtrSet<Operation *, 16> slice = panelSlice(v);
   local.clear();
   panelColumns = std::make_pair(first, first + cols);
   for (Operation *op : panelOps)
@@ -609,6 +623,22 @@ Frag ConsumerEmitter::panelValue(Value v, int64_t first, int64_t cols) {
   panelColumns.reset();
   local.clear();
   return out;
+}
+
+llvm::SmallPtrSet<Operation *, 16> ConsumerEmitter::panelSlice(Value v) {
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp(); def && panelOps.contains(def))
+    work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *d = operand.getDefiningOp(); d && panelOps.contains(d))
+        work.push_back(d);
+  }
+  return slice;
 }
 
 Frag ConsumerEmitter::readOpaque(Frag f) {
