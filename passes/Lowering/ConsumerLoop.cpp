@@ -1112,6 +1112,18 @@ void ConsumerEmitter::emitKernelLoop() {
       if (y == v)
         yi = i;
     SmallVector<Value> init = undefStorage(v);
+    // A persistent kernel's zero-started accumulators are defined at each
+    // tile's start (one opaque zero: LLVM cannot fold it into the epilogue),
+    // though wgmma's scale-d = 0 ignores them: left undef, the registers'
+    // first reader is the next tile's first wgmma, so ptxas kept the last
+    // tile's accumulators live through its epilogue beside what the
+    // epilogue makes from them (acc * 2 stored and row-reduced: 340 bytes
+    // of spills, the fifth sweep's B3; its SASS in bench/results/
+    // opaque-hybrid-h200-2026-11-28/sass).
+    if (p.tileLoop && zeroStartedSelfDot(p.loop, v) && !init.empty() &&
+        init.front().getType().isF32())
+      init.assign(init.size(),
+                  e.opaque(arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f))));
     if (yi < 0)
       if (DotOp d = accStartedBy(v))
         yi = accStartsAsInit(d);
