@@ -234,6 +234,9 @@ private:
   llvm::SmallPtrSet<Operation *, 16> panelSlice(Value v);
   /// The panel ops the tile's earlier stores made (emitStore).
   llvm::SmallPtrSet<Operation *, 16> storedSlices;
+  /// The ops after the loop make a 2-d tile whole (not a store panel at a
+  /// time: a reduction's input, a value a reduction reads), findPanelOps.
+  bool epilogueHoldsWholeTiles = false;
 };
 
 Value ConsumerEmitter::rowOf(const Layout &l, int64_t el) {
@@ -602,6 +605,10 @@ void ConsumerEmitter::findPanelOps() {
     if (panelRead && !op->getResult(0).use_empty())
       panelOps.insert(op);
   }
+  for (Operation *op : after)
+    if (op->getNumResults() == 1 && !panelOps.contains(op) && !isa<LoadOp>(op))
+      if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType()); t && t.getRank() == 2)
+        epilogueHoldsWholeTiles = true;
   // Program order, for evaluation.
   SmallVector<Operation *> ordered(panelOps.begin(), panelOps.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
@@ -1120,8 +1127,11 @@ void ConsumerEmitter::emitKernelLoop() {
     // epilogue makes from them (acc * 2 stored and row-reduced: 340 bytes
     // of spills, the fifth sweep's B3; its SASS in bench/results/
     // opaque-hybrid-h200-2026-11-28/sass).
-    if (p.tileLoop && zeroStartedSelfDot(p.loop, v) && !init.empty() &&
-        init.front().getType().isF32())
+    // Only where the epilogue holds a whole tile beside them: in one made
+    // a store panel at a time the 128 moves a tile cost 0.1-1.3% (bench/
+    // results/tile-acc-init-h200-2026-11-28).
+    if (p.tileLoop && epilogueHoldsWholeTiles && zeroStartedSelfDot(p.loop, v) &&
+        !init.empty() && init.front().getType().isF32())
       init.assign(init.size(),
                   e.opaque(arith::ConstantOp::create(e.b, e.loc, e.b.getF32FloatAttr(0.0f))));
     if (yi < 0)

@@ -48,12 +48,18 @@
 // SHARED-NOT: "mov.b32 $0, $1;"
 // SHARED: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3
 
-// A persistent kernel's zero-started accumulators start each tile as one opaque zero, not
-// undef: left undef, their first reader was the next tile's first wgmma, and ptxas kept the
-// last tile's accumulators live through the epilogue beside what it made from them (the fifth
-// sweep's B3: 324-340 bytes of spills, none now: test/Compile/epilogue-registers.test).
-// RUN: stagecraft-opt %inputs/unseen/pingpong-colreduce.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=ACCINIT
+// A persistent kernel whose epilogue makes a whole tile (acc * 2, stored and row-reduced): its
+// zero-started accumulators start each tile as one opaque zero, not undef: left undef, their
+// first reader was the next tile's first wgmma, and ptxas kept the last tile's accumulators
+// live through the epilogue beside what it made from them (the fifth sweep's B3: 324-340 bytes
+// of spills, none now: test/Compile/epilogue-registers.test). An epilogue made a store panel at
+// a time (column sums of acc itself) keeps them undef (the moves cost up to 1.3%).
+// RUN: stagecraft-opt %bench/unseen/sweep-2026-11-28e/m_pp_store_and_reduce.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=ACCINIT
+// RUN: stagecraft-opt %inputs/unseen/pingpong-colreduce.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=NOINIT
 // ACCINIT: %[[BITS:[0-9]+]] = llvm.bitcast %cst{{[_0-9]*}} : f32 to i32
 // ACCINIT-NEXT: %[[HIDDEN:[0-9]+]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;", "=r,r" %[[BITS]]
 // ACCINIT-NEXT: %[[ACC0:[0-9]+]] = llvm.bitcast %[[HIDDEN]] : i32 to f32
 // ACCINIT: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC0]], %{{.*}} = %[[ACC0]],
+// NOINIT: %[[UNDEF:[0-9]+]] = llvm.mlir.undef : f32
+// NOINIT-NOT: llvm.inline_asm
+// NOINIT: scf.for {{.*}} iter_args(%{{.*}} = %[[UNDEF]], %{{.*}} = %[[UNDEF]],
