@@ -1,6 +1,7 @@
 //===- Signature.cpp - the kernel's interface, symbolically ---------------===//
 #include "passes/Driver/Signature.h"
 
+#include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
 
@@ -101,9 +102,16 @@ std::string stagecraft::describeSignature(func::FuncOp kernel, StringRef source,
     return "";
 
   json::Array sizes;
-  for (size_t i = 0; i < sig->sizeNames.size(); ++i)
-    sizes.push_back(json::Object{{"name", sig->sizeNames[i]},
-                                 {"default", sig->sizeDefaults[i]}});
+  for (size_t i = 0; i < sig->sizeNames.size(); ++i) {
+    json::Object size{{"name", sig->sizeNames[i]}, {"default", sig->sizeDefaults[i]}};
+    // What the compiler checked only at the compiled sizes (a load's
+    // innermost coordinate from a loop that starts at K0): other sizes must
+    // keep it 16-byte aligned (docs/bundle-format.md).
+    int64_t multiple = tile::requiredSizeMultiple(kernel, kernel.getArgument(sig->sizeArgs[i]));
+    if (multiple > 1)
+      size["multiple_of"] = multiple;
+    sizes.push_back(std::move(size));
+  }
 
   json::Array args;
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {

@@ -345,6 +345,27 @@ class PythonChecks(unittest.TestCase):
                                                 r"\(M, N\)"):
             self.gemm.plan(a, b, out=FakeTensor((8000, 8064, 1)))
 
+    def test_a_size_a_load_coordinate_follows_must_keep_it_aligned(self):
+        # The loop starts at K0: its loads' K coordinates are K0 + 64 i, aligned (16 bytes, 8
+        # bf16) only where K0 is; the compiler checked K0 = 1024, the export checks others.
+        out = os.path.join(WORK, "partial_k")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs", "unseen",
+                              "partial-k-start.mlir")
+        r = subprocess.run([COMPILE, source, "--export", out, "-q"], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pk = load("partial_k")
+        a = FakeTensor((4096, 4096))
+        b = FakeTensor((4096, 4096), ptr=0x7f0100000000)
+        self.assertEqual(pk.plan(a, b, K0=1032).sizes["K0"], 1032)
+        with self.assertRaisesRegex(ValueError, r"size K0 = 1020 must be a multiple of 8: a "
+                                                r"load's innermost coordinate follows it"):
+            pk.plan(a, b, K0=1020)
+        self.assertIn('if (s.K0 % 8 != 0) return "size K0 = " + std::to_string(s.K0) + " must '
+                      'be a multiple of 8', read(out, "partial_k.h"))
+        # A size no coordinate follows is free (the GEMM's K = 4000 above).
+        self.assertNotIn("must be a multiple of", read(GEMM, "gemm.h"))
+
     def test_checks_come_before_the_driver(self):
         # A bad argument fails the same with no CUDA at all (run() checks first).
         q, k, v = qkv()

@@ -286,6 +286,12 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
     os << "  if (s." << s.ident << " < 1 || s." << s.ident
        << " > 2147483647) return \"size " << s.ident << " = \" + std::to_string(s." << s.ident
        << ") + \" is outside 1..2^31-1\";\n";
+  for (const SizeInfo &s : m.sizes)
+    if (s.multipleOf > 1)
+      os << "  if (s." << s.ident << " % " << s.multipleOf << " != 0) return \"size " << s.ident
+         << " = \" + std::to_string(s." << s.ident << ") + \" must be a multiple of "
+         << s.multipleOf << ": a load's innermost coordinate follows it, and TMA starts a copy "
+            "at a 16-byte unit\";\n";
   os << "  std::vector<int64_t> g = grid(s);\n";
   os << "  const int64_t limit[3] = {2147483647, 65535, 65535};\n";
   os << "  for (int d = 0; d < 3; ++d)\n"

@@ -136,7 +136,14 @@ std::string stagecraft::exporter::emitPythonInit(const Model &m) {
   for (size_t i = 0; i < m.sizes.size(); ++i)
     os << (i ? ", " : "") << "(" << pyString(m.sizes[i].ident) << ", "
        << m.sizes[i].defaultValue << ")";
-  os << "],\n    tensors=[\n";
+  os << "],\n    size_multiples={";
+  bool firstMultiple = true;
+  for (const SizeInfo &s : m.sizes)
+    if (s.multipleOf > 1) {
+      os << (firstMultiple ? "" : ", ") << pyString(s.ident) << ": " << s.multipleOf;
+      firstMultiple = false;
+    }
+  os << "},\n    tensors=[\n";
   for (const TensorArg &t : m.tensors) {
     std::vector<std::string> view, texts, factors;
     for (const Expr &e : t.view)

@@ -339,6 +339,14 @@ llvm::Expected<Model> stagecraft::exporter::buildModel(
       return sr.error(path + "name", "size \"" + *name + "\" clashes with another size as "
                                          "an identifier (" + s.ident + ")");
     s.defaultValue = *def;
+    if (const llvm::json::Value *mult = (*o)->get("multiple_of")) {
+      auto v = sr.integer(mult, path + "multiple_of");
+      if (!v)
+        return v.takeError();
+      if (*v < 1)
+        return sr.error(path + "multiple_of", "must be at least 1");
+      s.multipleOf = *v;
+    }
     sizeIdent[*name] = s.ident;
     m.sizes.push_back(s);
   }

@@ -47,6 +47,10 @@ struct SizeInfo {
   int64_t defaultValue = 0;
   int64_t compiled = 0; // the value in the manifest
   std::string dtype = "i32";
+  /// Other sizes must be a multiple of this (signature.json's multiple_of):
+  /// a load's innermost coordinate depends on it and TMA starts a copy at a
+  /// 16-byte unit; 1 when free.
+  int64_t multipleOf = 1;
 };
 
 struct TensorArg {

@@ -100,12 +100,15 @@ class ParamSpec:
 
 class KernelSpec:
     def __init__(self, package, kernel, directory, sizes, tensors, params,
-                 grid, grid_text, block, dynamic_smem, cluster=None):
+                 grid, grid_text, block, dynamic_smem, cluster=None, size_multiples=None):
         self.package = package
         self.kernel = kernel
         self.directory = directory
         self.sizes = list(sizes)              # [(name, default)]
         self.size_names = [n for n, _ in self.sizes]
+        # {name: m}: the size must be a multiple of m (a load's innermost
+        # coordinate follows it; TMA starts a copy at a 16-byte unit)
+        self.size_multiples = dict(size_multiples or {})
         self.tensors = list(tensors)
         self.params = list(params)
         self.grid = grid
@@ -395,6 +398,11 @@ def _checked_plan(spec, inputs, out=None, sizes=None, allocate=False):
         if value > _MAX_I32:
             raise ValueError(f"{spec.package}: size {name} = {value} does not fit the kernel's "
                              f"32-bit size parameter")
+        multiple = spec.size_multiples.get(name, 1)
+        if value % multiple:
+            raise ValueError(f"{spec.package}: size {name} = {value} must be a multiple of "
+                             f"{multiple}: a load's innermost coordinate follows it, and TMA "
+                             f"starts a copy at a 16-byte unit")
 
     views = {}
     for i, t, what in args:

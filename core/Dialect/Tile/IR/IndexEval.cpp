@@ -383,3 +383,35 @@ std::string stagecraft::tile::misalignedInnermostCoordinate(DescType desc, Value
   return "its innermost coordinate is not a multiple of " + unit +
          " at these sizes, where TMA starts a copy: choose sizes that make it one";
 }
+
+int64_t stagecraft::tile::requiredSizeMultiple(func::FuncOp kernel, Value size) {
+  // The other size arguments count as multiples of anything (0), this one
+  // as a multiple of the candidate.
+  DenseMap<Value, int64_t> sizes;
+  for (BlockArgument arg : kernel.getArguments())
+    if (arg.getType().isIntOrIndex())
+      sizes[arg] = 0;
+  int64_t required = 1;
+  kernel.walk([&](Operation *op) {
+    DescType desc;
+    ValueRange coords;
+    if (auto l = dyn_cast<LoadOp>(op))
+      desc = l.getDesc().getType(), coords = l.getCoords();
+    else if (auto s = dyn_cast<StoreOp>(op))
+      desc = s.getDesc().getType(), coords = s.getCoords();
+    if (!desc || coords.empty())
+      return;
+    int64_t elements = std::max<int64_t>(16 / desc.getElementBytes(), 1);
+    // Coordinates no size aligns are refused where they are (the lowering).
+    if (knownMultiple(coords.back(), nullptr) % elements != 0)
+      return;
+    for (int64_t m = 1; m <= elements; m *= 2) {
+      sizes[size] = m;
+      if (knownMultiple(coords.back(), &sizes) % elements == 0) {
+        required = std::max(required, m);
+        break;
+      }
+    }
+  });
+  return required;
+}

@@ -36,6 +36,14 @@ int64_t knownMultiple(mlir::Value v, const llvm::DenseMap<mlir::Value, int64_t> 
 std::string misalignedInnermostCoordinate(DescType desc, mlir::ValueRange coords,
                                           const llvm::DenseMap<mlir::Value, int64_t> *sizes);
 
+/// The power of two that the kernel's size argument `size` must be a
+/// multiple of for every load's and store's innermost coordinate to stay a
+/// multiple of 16 bytes of elements, whatever the other sizes are (taken as
+/// aligned; each size gets its own requirement): 1 when none depends on it.
+/// What an exported kernel checks at other sizes than it was compiled at
+/// (a loop from K0 stepping by 64 over bf16: K0 a multiple of 8).
+int64_t requiredSizeMultiple(mlir::func::FuncOp kernel, mlir::Value size);
+
 class IndexEvaluator {
 public:
   IndexEvaluator(mlir::func::FuncOp kernel, const KernelSignature &sig,
