@@ -246,13 +246,17 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   // stores' staging overlays after the loop (beside them in a persistent
   // kernel); the tiles only the epilogue reads too, where they would not
   // fit otherwise (never in a persistent kernel: isEpilogueOnlyLoad).
-  int64_t total = limits.barrierAreaBytes + g.fixedSmemBytes + g.epilogueLoadSmemBytes +
-                  (g.persistent ? ring + epilogue : std::max(ring, epilogue));
   int64_t afterLoop = g.epilogueLoadSmemBytes + epilogue;
-  if (total > limits.smemPerBlock && g.epilogueLoadSmemBytes > 0 && !g.persistent) {
-    r.epilogueLoadsAfterLoop = true;
-    total = limits.barrierAreaBytes + g.fixedSmemBytes + std::max(ring, afterLoop);
-  }
+  // With rings of `ringBytes`; whether the epilogue's loads go after the loop.
+  auto totalFor = [&](int64_t ringBytes, bool &loadsAfterLoop) {
+    int64_t t = limits.barrierAreaBytes + g.fixedSmemBytes + g.epilogueLoadSmemBytes +
+                (g.persistent ? ringBytes + epilogue : std::max(ringBytes, epilogue));
+    loadsAfterLoop = t > limits.smemPerBlock && g.epilogueLoadSmemBytes > 0 && !g.persistent;
+    if (loadsAfterLoop)
+      t = limits.barrierAreaBytes + g.fixedSmemBytes + std::max(ringBytes, afterLoop);
+    return t;
+  };
+  int64_t total = totalFor(ring, r.epilogueLoadsAfterLoop);
   r.smemBytes = total;
   r.smemLimit = limits.smemPerBlock;
   if (total > limits.smemPerBlock) {
@@ -298,6 +302,23 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
               "(16-bit rather than f32, a smaller output tile)."
             : "Each load keeps one copy per stage between it and its last use: move loads "
               "closer to their uses.";
+    // How close: the most copies of each ring that fit (two at least: one
+    // being read while the next loads), with what it would need.
+    if (!epilogueAlone) {
+      int64_t most = 0;
+      for (const LoadBuffers &b : r.buffers)
+        most = std::max(most, b.copies);
+      for (int64_t c = most - 1; c >= 2; --c) {
+        int64_t capped = 0;
+        for (const LoadBuffers &b : r.buffers)
+          capped += std::min(b.copies, c) * b.bytesPerCopy;
+        bool unused;
+        if (int64_t t = totalFor(capped, unused); t <= limits.smemPerBlock) {
+          advice += formatv(" At most {0} copies of each would need {1}.", c, kib(t)).str();
+          break;
+        }
+      }
+    }
     r.violations.push_back(
         {Rule::SharedMemory, "", "", g.loopLocation,
          formatv("the buffers need {0} of shared memory ({1}), more than the "

@@ -172,6 +172,15 @@ TEST_F(LoadDot, SharedMemoryIllegalOverTheLimit) {
   ASSERT_TRUE(hasRule(r, Rule::SharedMemory));
   EXPECT_NE(r.violations[0].message.find("loadA x 4 copies"), std::string::npos)
       << r.violations[0].message;
+  // How close the loads must come: three copies fit (1 KiB of barriers + 192).
+  EXPECT_NE(r.violations[0].message.find("At most 3 copies of each would need 193 KiB."),
+            std::string::npos)
+      << r.violations[0].message;
+  // Where even two copies would not fit, no number is offered.
+  b.g.units[load].bufferBytes = 128 * 1024;
+  r = checkSchedule(b.g, sched({{"loadA", {0, 1, 0}}, {"MMA", {3, 0, 0}}}));
+  ASSERT_TRUE(hasRule(r, Rule::SharedMemory));
+  EXPECT_EQ(r.violations[0].message.find("At most"), std::string::npos) << r.violations[0].message;
 }
 
 /// Three compute units: a -> b -> c, with c's result carried back to a.
