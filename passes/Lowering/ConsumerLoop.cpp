@@ -110,6 +110,12 @@ private:
   void emitDotUnit(BodyUnit &u, Value src);
   void emitReleases(ArrayRef<Release> releases, Value kit);
   void emitStore(StoreOp s, int64_t &panelsStored);
+  /// `s` and the stores right after it (only panel ops between them) with
+  /// its panels, when any two of them share panel math: stored panel by
+  /// panel in turn (emitStoreGroup), so the shared math, which LLVM makes
+  /// once, is live a panel at a time; else {s}.
+  SmallVector<StoreOp> storeGroup(StoreOp s);
+  void emitStoreGroup(ArrayRef<StoreOp> group, int64_t &panelsStored);
   /// The ops after the loop evaluated a store panel at a time: element-local
   /// (TilePattern::elementLocal) and read only by the epilogue's stores and
   /// by each other. The accumulators stay whole; a residual, a bias, an
@@ -126,7 +132,8 @@ private:
   /// still read the slots.
   void storePanels(StoreOp s, const std::function<Frag(int64_t, int64_t)> &valueOf,
                    ArrayRef<Value> tileCoords, Value first,
-                   const std::function<int(int64_t)> &pending);
+                   const std::function<int(int64_t)> &pending, int64_t panelBegin = 0,
+                   int64_t panelEnd = -1);
   /// The team's consumers synchronize around a staging slot.
   void epilogueBarrier();
   /// One tile: the expanded loop, the peeled iteration, the ops after the
@@ -585,6 +592,77 @@ void ConsumerEmitter::emitStore(StoreOp s, int64_t &panelsStored) {
   local.clear();
 }
 
+SmallVector<StoreOp> ConsumerEmitter::storeGroup(StoreOp s) {
+  SmallVector<StoreOp> group{s};
+  auto twoD = [](StoreOp st) { return st.getDesc().getType().getTileShape().size() == 2; };
+  if (!twoD(s))
+    return group;
+  SmemTile t = SmemTile::of(s.getDesc().getType());
+  for (Operation *n = s->getNextNode(); n; n = n->getNextNode()) {
+    if (panelOps.contains(n))
+      continue;
+    auto next = dyn_cast<StoreOp>(n);
+    if (!next || !twoD(next))
+      break;
+    SmemTile u = SmemTile::of(next.getDesc().getType());
+    if (u.rows != t.rows || u.panels != t.panels || u.panelCols != t.panelCols)
+      break;
+    group.push_back(next);
+  }
+  // The run in turn when any two of its stores share panel math (a sigmoid
+  // chain and a tanh chain stored, then their product: the third shares
+  // with both, the first two with nothing).
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  bool shares = false;
+  for (StoreOp st : group) {
+    llvm::SmallPtrSet<Operation *, 16> slice = panelSlice(st.getValue());
+    shares |= llvm::any_of(slice, [&](Operation *op) { return seen.contains(op); });
+    seen.insert(slice.begin(), slice.end());
+  }
+  if (!shares)
+    group.resize(1);
+  return group;
+}
+
+void ConsumerEmitter::emitStoreGroup(ArrayRef<StoreOp> group, int64_t &panelsStored) {
+  // Panel k of every store in turn, each through the next staging slot
+  // (emitStore's protocol, one panel at a time): sigmoid(acc) stored, then
+  // sigmoid(acc) x tanh(acc), made store after store, kept the first
+  // store's sigmoids of every panel live until the second's (164-308 bytes
+  // of spills, the fifth sweep's B2); in turn they are live a panel.
+  local.clear();
+  Value outerCtid = ctid, outerCwg = cwg, outerRow0 = row0, outerCol0 = col0;
+  if (panelsStored > 0) { // as emitStore: a later store's own thread index
+    ctid = e.pinned(ctid);
+    placeThread();
+  }
+  auto restoreThread = llvm::make_scope_exit([&] {
+    ctid = outerCtid, cwg = outerCwg, row0 = outerRow0, col0 = outerCol0;
+  });
+  if (panelsStored == 0)
+    storedSlices.clear();
+  SmallVector<SmallVector<Value>> coords;
+  for (StoreOp s : llvm::to_vector(group)) {
+    coords.emplace_back();
+    for (Value c : llvm::reverse(s.getCoords()))
+      coords.back().push_back(frame.scalar(e, c));
+    llvm::SmallPtrSet<Operation *, 16> slice = panelSlice(s.getValue());
+    storedSlices.insert(slice.begin(), slice.end());
+  }
+  int64_t panels = SmemTile::of(StoreOp(group.front()).getDesc().getType()).panels;
+  for (int64_t panel = 0; panel < panels; ++panel)
+    for (auto [stored, tileCoords] : llvm::zip(group, coords)) {
+      StoreOp s = stored;
+      int64_t k = panelsStored++;
+      Value value = s.getValue();
+      storePanels(
+          s, [&](int64_t firstCol, int64_t cols) { return panelValue(value, firstCol, cols); },
+          tileCoords, e.c32(((k - panel) % 2 + 2) % 2), [k](int64_t) { return k == 0 ? 0 : 1; },
+          panel, panel + 1);
+    }
+  local.clear();
+}
+
 void ConsumerEmitter::findPanelOps() {
   // Backwards: an op's readers are decided before it.
   SmallVector<Operation *> after;
@@ -693,7 +771,8 @@ void ConsumerEmitter::emitLoopStore(StoreOp s, BodyUnit &u, Value src) {
 
 void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, int64_t)> &valueOf,
                                   ArrayRef<Value> tileCoords, Value first,
-                                  const std::function<int(int64_t)> &pending) {
+                                  const std::function<int(int64_t)> &pending, int64_t panelBegin,
+                                  int64_t panelEnd) {
   SmemTile t = SmemTile::of(s.getDesc().getType());
   auto arg = cast<BlockArgument>(s.getDesc());
   // A panel is made and written a chunk of columns at a time, at most 32
@@ -712,7 +791,7 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, i
   // narrow tile) is not a multiple of 16, and rounding the count down left
   // its last 8 columns unwritten (the fifth sweep's g15: stale output).
   int64_t chunks = (t.panelCols + chunkCols - 1) / chunkCols;
-  for (int64_t panel = 0; panel < t.panels; ++panel) {
+  for (int64_t panel = panelBegin; panel < (panelEnd < 0 ? t.panels : panelEnd); ++panel) {
     auto chunkValue = [&](int64_t c) {
       return valueOf(panel * t.panelCols + c * chunkCols,
                      std::min(chunkCols, t.panelCols - c * chunkCols));
@@ -1326,7 +1405,13 @@ void ConsumerEmitter::emitTile() {
   int64_t panelsStored = 0;
   for (Operation *op = p.loop->getNextNode(); op; op = op->getNextNode()) {
     if (auto s = dyn_cast<StoreOp>(op)) {
-      emitStore(s, panelsStored);
+      SmallVector<StoreOp> group = storeGroup(s);
+      if (group.size() > 1) {
+        emitStoreGroup(group, panelsStored);
+        op = group.back(); // the panel ops between them are made per panel
+      } else {
+        emitStore(s, panelsStored);
+      }
       continue;
     }
     if (panelOps.contains(op)) // made per store panel (emitStore)

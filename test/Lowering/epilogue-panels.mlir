@@ -31,17 +31,27 @@
 // NARROW: nvvm.stmatrix %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} {
 // NARROW: nvvm.cp.async.bulk.tensor.global.shared.cta
 
-// Two stores sharing cheap element-wise math: the second reads the accumulators through opaque
-// copies (64 a thread: a 128x128 tile over two warp groups), so LLVM cannot merge its math with
-// the first store's (which kept the first store's values of every panel live: the fifth sweep's
-// B2 spills). Sharing a transcendental (a sigmoid), it reads them as they are: the merge's
-// spills cost less than making the exponentials twice (bench/results/opaque-reads-h200-2026-11-28).
-// RUN: stagecraft-opt %inputs/unseen/two-stores-shared.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=OPAQUE
+// Stores with the same panels that share element-wise math are stored panel by panel in turn
+// (emitStoreGroup): stored one after the other, LLVM made the shared math once and kept the
+// first store's values of every panel live until the second's (the fifth sweep's B2 spills).
+// RUN: stagecraft-opt %inputs/unseen/two-stores-shared.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=TURNS
+// RUN: stagecraft-opt %inputs/unseen/two-stores-shared-exp.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=TURNS
+// TURNS: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
+// TURNS: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3
+// TURNS: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
+// TURNS: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3
+// TURNS-NOT: nvvm.cp.async.bulk.tensor.global.shared.cta
+// With other panels (a bf16 and an f32 output), one after the other: sharing cheap math, the
+// second reads the accumulators through opaque copies (64 a thread: a 128x128 tile over two warp
+// groups), so LLVM cannot merge its math with the first's; sharing a transcendental (a sigmoid),
+// it reads them as they are: the merge's spills cost less than making the exponentials twice
+// (bench/results/opaque-reads-h200-2026-11-28).
+// RUN: stagecraft-opt %inputs/unseen/two-stores-shared-f32.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=OPAQUE
 // OPAQUE: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
 // OPAQUE: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
 // OPAQUE-COUNT-64: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;", "=r,r" %{{[0-9]+}} : (i32) -> i32
 // OPAQUE: nvvm.cp.async.bulk.tensor.global.shared.cta %arg3
-// RUN: stagecraft-opt %inputs/unseen/two-stores-shared-exp.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=SHARED
+// RUN: stagecraft-opt %inputs/unseen/two-stores-shared-exp-f32.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=SHARED
 // SHARED: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
 // SHARED: nvvm.cp.async.bulk.tensor.global.shared.cta %arg2
 // SHARED: "mov.b32 $0, $1;", "=r,r" %{{[0-9]+}}

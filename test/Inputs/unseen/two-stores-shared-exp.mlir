@@ -1,5 +1,5 @@
-// Two stores sharing a sigmoid after a GEMM (the fifth held-out sweep's x08b): the second store
-// reads the loop's results as they are, LLVM merging its sigmoids with the first store's.
+// Two bf16 stores sharing a sigmoid after a GEMM (the fifth held-out sweep's x08b): stored panel
+// by panel in turn, the sigmoid made once a panel.
 module {
   func.func @x08b_128x128_sigmoid_and_silu_shared(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},

@@ -1,5 +1,5 @@
-// Two stores sharing element-wise math after a GEMM (the fifth held-out sweep's x08b, its exp
-// made a square: no transcendental math shared)
+// Two bf16 stores sharing element-wise math after a GEMM (the fifth held-out sweep's x08b, its
+// exp made a square): stored panel by panel in turn.
 module {
   func.func @x08b_128x128_sigmoid_and_silu_shared(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},

@@ -1,0 +1,40 @@
+// Two stores sharing cheap element-wise math after a GEMM, the second in f32 (other panels than
+// the first's bf16): it reads the accumulators through opaque copies.
+module {
+  func.func @x08b_128x128_sigmoid_and_silu_shared(
+      %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %S: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %SA: !tile.desc<128x128xf32> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 128)>,
+                  tile.defaults = {M = 4096 : i64, N = 4096 : i64, K = 4096 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %c128 : index
+    %n0 = arith.muli %pn, %c128 : index
+    %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero) -> (tensor<128x128xf32>) {
+        %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<128x64xbf16> -> tensor<128x64xbf16>
+        %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+        scf.yield %d : tensor<128x128xf32>
+      }
+      %v1 = arith.negf %acc : tensor<128x128xf32>
+      %v2 = arith.mulf %v1, %v1 : tensor<128x128xf32>
+      %k3 = arith.constant dense<1.0> : tensor<128x128xf32>
+      %v4 = arith.addf %v2, %k3 : tensor<128x128xf32>
+      %v5 = arith.divf %k3, %v4 : tensor<128x128xf32>
+      %t6 = arith.truncf %v5 : tensor<128x128xf32> to tensor<128x128xbf16>
+      tile.store %S[%m0, %n0], %t6 : !tile.desc<128x128xbf16>, tensor<128x128xbf16>
+      %v7 = arith.mulf %v5, %acc : tensor<128x128xf32>
+      tile.store %SA[%m0, %n0], %v7 : !tile.desc<128x128xf32>, tensor<128x128xf32>
+    return
+  }
+}
