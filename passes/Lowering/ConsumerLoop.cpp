@@ -1309,7 +1309,14 @@ void ConsumerEmitter::emitKernelLoop() {
         // still write before every group retired (ptxas would serialize).
         SmallVector<Value> inits;
         for (auto [i, rl] : llvm::enumerate(order)) {
-          Frag given = outside.lookup(p.loop.getInitArgs()[i]);
+          // A tile loaded before the loop (C += A B^T from a loaded C) read
+          // again where it still is: passing the registers read before the
+          // loop through, LLVM made the branch a select after the loop and
+          // kept them live through it beside the accumulators (a warp
+          // group's 128x128: 180 bytes of spills).
+          Value init = p.loop.getInitArgs()[i];
+          Frag given = init.getDefiningOp<LoadOp>() ? readLoaded(init, nullptr)
+                                                    : outside.lookup(init);
           for (int64_t j = 0; j < rl.second.count(geom); ++j)
             inits.push_back(element(given, rl.second, j));
         }

