@@ -366,6 +366,18 @@ class PythonChecks(unittest.TestCase):
         # A size no coordinate follows is free (the GEMM's K = 4000 above).
         self.assertNotIn("must be a multiple of", read(GEMM, "gemm.h"))
 
+    def test_a_cluster_needs_whole_clusters_of_ctas(self):
+        # Clusters of 2 along the grid's M tiles: 63 tiles (M = 8000) do not make whole
+        # clusters, which the driver would refuse at launch; 64 (M = 8192) do.
+        out = export("gemm.mlir", "gemm_c2", "--cluster=2")
+        pk = load("gemm_c2")
+        b = FakeTensor((4096, 4096), ptr=0x7f0100000000)
+        self.assertEqual(pk.plan(FakeTensor((8192, 4096)), b).grid, (64, 16, 1))
+        with self.assertRaisesRegex(ValueError, r"grid dimension 0 \(M ceildiv 128 = 63\) is not a "
+                                                r"multiple of the cluster's 2 at these sizes"):
+            pk.plan(FakeTensor((8000, 4096)), b)
+        self.assertIn("not a multiple of the cluster's", read(out, "gemm_c2.h"))
+
     def test_checks_come_before_the_driver(self):
         # A bad argument fails the same with no CUDA at all (run() checks first).
         q, k, v = qkv()

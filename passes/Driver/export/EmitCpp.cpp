@@ -298,6 +298,12 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
         "    if (g[d] < 1 || g[d] > limit[d])\n"
         "      return \"grid dimension \" + std::to_string(d) + \" is \" + "
         "std::to_string(g[d]) + \" at these sizes, outside 1..\" + std::to_string(limit[d]);\n";
+  if (m.cluster)
+    os << "  for (int d = 0; d < 3; ++d)\n"
+          "    if (g[d] % kCluster[d] != 0)\n"
+          "      return \"grid dimension \" + std::to_string(d) + \" is \" + std::to_string(g[d]) + "
+          "\" at these sizes, not a multiple of the cluster's \" + std::to_string(kCluster[d]) + "
+          "\": a cluster's CTAs launch together\";\n";
   for (const TensorArg &t : m.tensors) {
     std::vector<std::string> view;
     for (const Expr &e : t.view)

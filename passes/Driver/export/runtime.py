@@ -414,6 +414,10 @@ def _checked_plan(spec, inputs, out=None, sizes=None, allocate=False):
         if g < 1 or g > limit:
             raise ValueError(f"{spec.package}: grid dimension {d} ({spec.grid_text[d] if d < len(spec.grid_text) else '1'}"
                              f" = {g}) is outside 1..{limit} at these sizes")
+        if spec.cluster and g % spec.cluster[d]:
+            raise ValueError(f"{spec.package}: grid dimension {d} ({spec.grid_text[d] if d < len(spec.grid_text) else '1'}"
+                             f" = {g}) is not a multiple of the cluster's {spec.cluster[d]} at these "
+                             f"sizes: a cluster's CTAs launch together")
 
     pending = []
     for ts, t in zip(outs, given_out):
