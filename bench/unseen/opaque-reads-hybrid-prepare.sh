@@ -9,20 +9,17 @@
 #     ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/opaque-hybrid OUT
 #     bash bench/timeline/sass-on-gpu.sh OUT/sass .dev/opaque-hybrid/sass/*
 set -euo pipefail
-. "$(dirname "$0")/../timeline/prepare-lib.sh"
+HERE=$(dirname "$0")
 TAG=${1:?TAG}
-DEV=$ROOT/.dev/opaque-hybrid
-if [[ ${2:-} == --fresh ]]; then rm -rf "$DEV"; fi
-mkdir -p "$DEV/bundles" "$DEV/ir"
 E=bench/unseen/sweep-2026-11-28e
-tagged_bundles "$TAG" $E/g23_128x256_two_chains_three_stores.mlir \
-  $E/g28_128x256_fp8_gemm_fp8_outs_amax.mlir $E/s1_sigmoid_and_sigmoid_tanh_128x256.mlir \
-  $E/x08_128x256_sigmoid_and_silu_shared.mlir $E/x08b_128x128_sigmoid_and_silu_shared.mlir
+bash "$HERE/two-compilers-prepare.sh" opaque-hybrid "$TAG" ${2:-} \
+  $E/g23_128x256_two_chains_three_stores.mlir $E/g28_128x256_fp8_gemm_fp8_outs_amax.mlir \
+  $E/s1_sigmoid_and_sigmoid_tanh_128x256.mlir $E/x08_128x256_sigmoid_and_silu_shared.mlir \
+  $E/x08b_128x128_sigmoid_and_silu_shared.mlir
 if [[ $TAG != before ]]; then
+  . "$HERE/../timeline/prepare-lib.sh"
   for k in m_pp_store_and_reduce s2_pers_128x256_gelu_and_rowsum \
            s2_control_nonpers_128x256_gelu_and_rowsum; do
-    bundle "$ROOT/$E/$k.mlir" "$DEV/sass/$k"
+    bundle "$ROOT/$E/$k.mlir" "$ROOT/.dev/opaque-hybrid/sass/$k"
   done
 fi
-cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
-du -sh "$DEV"

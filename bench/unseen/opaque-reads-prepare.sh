@@ -11,11 +11,9 @@
 #   GPU host: ROUNDS=2 bash bench/timeline/run-bundles-on-gpu.sh .dev/opaque-reads OUT
 #             (carry .dev/opaque-reads)
 set -euo pipefail
-. "$(dirname "$0")/../timeline/prepare-lib.sh"
+HERE=$(dirname "$0")
 TAG=${1:?TAG}
-DEV=$ROOT/.dev/opaque-reads
-if [[ ${2:-} == --fresh ]]; then rm -rf "$DEV"; fi
-mkdir -p "$DEV/bundles" "$DEV/ir"
+FRESH=${2:-}
 E=bench/unseen/sweep-2026-11-28e
 CHANGED=(assets/fp8_gemm_promoted_split.mlir
   bench/unseen/epilogue-panels-2026-11-28/n96_residual_gelu.mlir
@@ -33,13 +31,13 @@ CHANGED=(assets/fp8_gemm_promoted_split.mlir
   $E/g23_128x256_two_chains_three_stores.mlir $E/g28_128x256_fp8_gemm_fp8_outs_amax.mlir
   $E/s1_control_sigmoid_twice_128x256.mlir $E/s1_sigmoid_and_sigmoid_tanh_128x256.mlir
   $E/x08_128x256_sigmoid_and_silu_shared.mlir $E/x08b_128x128_sigmoid_and_silu_shared.mlir
-  test/Inputs/unseen/pingpong-colreduce.mlir)
+  test/Inputs/unseen/pingpong-colreduce.mlir
+)
 NARROW=($E/g15f_128x200_bf16.mlir $E/g15f_direct_bf16.mlir $E/g15f_direct_f32.mlir
   $E/g15_128x24_bf16_narrow.mlir $E/g15b_128x40_f16_narrow.mlir $E/g15c_64x56_bf16_narrow.mlir
   $E/g15d_128x24_f32_narrow.mlir $E/g15e_128x24_f32_direct.mlir $E/g15g_128x72_f32.mlir
   $E/p12_pers_128x24_narrow.mlir test/Inputs/unseen/partial-panel-store.mlir
-  assets/gemm.mlir assets/attention_fwd_d128.mlir)
+  assets/gemm.mlir assets/attention_fwd_d128.mlir
+)
 [[ $TAG == before ]] || CHANGED+=("${NARROW[@]}")
-tagged_bundles "$TAG" "${CHANGED[@]}"
-cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
-du -sh "$DEV"
+bash "$HERE/two-compilers-prepare.sh" opaque-reads "$TAG" $FRESH "${CHANGED[@]}"

@@ -8,11 +8,9 @@
 #   GPU host: ROUNDS=3 bash bench/timeline/run-bundles-on-gpu.sh .dev/store-turns OUT
 #             (carry .dev/store-turns)
 set -euo pipefail
-. "$(dirname "$0")/../timeline/prepare-lib.sh"
+HERE=$(dirname "$0")
 TAG=${1:?TAG}
-DEV=$ROOT/.dev/store-turns
-if [[ ${2:-} == --fresh ]]; then rm -rf "$DEV"; fi
-mkdir -p "$DEV/bundles" "$DEV/ir"
+FRESH=${2:-}
 CHANGED=(
   assets/fp8_gemm_promoted_split.mlir
   test/Inputs/unseen/two-stores-shared-exp.mlir
@@ -28,6 +26,4 @@ CHANGED=(
   bench/unseen/sweep-2026-11-28e/x08_128x256_sigmoid_and_silu_shared.mlir
   bench/unseen/sweep-2026-11-28e/x08b_128x128_sigmoid_and_silu_shared.mlir
 )
-tagged_bundles "$TAG" "${CHANGED[@]}"
-cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
-du -sh "$DEV"
+bash "$HERE/two-compilers-prepare.sh" store-turns "$TAG" $FRESH "${CHANGED[@]}"

@@ -8,11 +8,9 @@
 #   GPU host: ROUNDS=2 bash bench/timeline/run-bundles-on-gpu.sh .dev/tile-acc-init OUT
 #             (carry .dev/tile-acc-init)
 set -euo pipefail
-. "$(dirname "$0")/../timeline/prepare-lib.sh"
+HERE=$(dirname "$0")
 TAG=${1:?TAG}
-DEV=$ROOT/.dev/tile-acc-init
-if [[ ${2:-} == --fresh ]]; then rm -rf "$DEV"; fi
-mkdir -p "$DEV/bundles" "$DEV/ir"
+FRESH=${2:-}
 CHANGED=(
   assets/persistent_gemm.mlir
   assets/persistent_gemm_cluster.mlir
@@ -40,6 +38,4 @@ CHANGED=(
   bench/unseen/sweep-2026-11-28e/p12_pers_128x24_narrow.mlir
   bench/unseen/sweep-2026-11-28e/s2_pers_128x256_gelu_and_rowsum.mlir
 )
-tagged_bundles "$TAG" "${CHANGED[@]}"
-cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
-du -sh "$DEV"
+bash "$HERE/two-compilers-prepare.sh" tile-acc-init "$TAG" $FRESH "${CHANGED[@]}"
