@@ -781,9 +781,16 @@ void ConsumerEmitter::storePanels(StoreOp s, const std::function<Frag(int64_t, i
   // spilled.
   // The chunk's width divides the panel's (16 columns times a power of two:
   // a warp group of three row blocks takes 16, not 21).
+  // Much transcendental math an element (libdevice's functions inlined,
+  // each with temporaries of its own) takes 16-column chunks: a GEMM
+  // storing the sum of 20 functions of its tile kept 2.5 KB a thread on
+  // the stack with 32 (0.8 KB with 16).
   bool twoD = s.getDesc().getType().getTileShape().size() == 2;
+  int64_t costly = llvm::count_if(panelSlice(s.getValue()), isTranscendental);
+  int64_t chunkLimit = costly >= 8 ? 16 : 64;
   int64_t chunkCols = std::min<int64_t>(t.panelCols, 16);
-  while (twoD && chunkCols * 2 * geom.rowBlocks <= 64 && t.panelCols % (chunkCols * 2) == 0)
+  while (twoD && chunkCols * 2 * geom.rowBlocks <= chunkLimit &&
+         t.panelCols % (chunkCols * 2) == 0)
     chunkCols *= 2;
   if (!twoD)
     chunkCols = t.panelCols;
