@@ -167,6 +167,8 @@ const Field kFields[] = {
     {"math_efficiency", &HopperModel::mathEfficiency},
     {"lone_math_rate", &HopperModel::loneMathRate},
     {"math_iteration_instructions", &HopperModel::mathIterationInstructions},
+    {"icache_instructions", &HopperModel::icacheInstructions},
+    {"uncached_cycles_per_instruction", &HopperModel::uncachedCyclesPerInstruction},
     {"pipe_efficiency", &HopperModel::pipeEfficiency},
     {"cta_overhead_cycles", &HopperModel::ctaOverheadCycles},
     {"tensor_math_interference", &HopperModel::tensorMathInterference},

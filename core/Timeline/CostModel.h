@@ -168,6 +168,20 @@ struct HopperModel {
   /// `math_efficiency` and the others held, their scans no better).
   /// 0: none.
   double mathIterationInstructions = 100;
+  /// Straight-line code longer than the instruction cache (128 KiB of
+  /// 16-byte instructions) is fetched again by every CTA: an epilogue whose
+  /// instructions a thread exceed `icacheInstructions` takes at least
+  /// `uncachedCyclesPerInstruction` SM cycles each, once for all its warp
+  /// groups (they run the same code). From two epilogues, not the
+  /// calibration (none of its kernels comes near): a GEMM whose epilogue
+  /// inlined libdevice's sinf and cosf, about 11.4k PTX instructions a
+  /// thread, spent 84 us in it a CTA (its trace, bench/results/
+  /// panel-epilogue-h200-2026-11-28): 13.2 cycles each at 1.8 GHz; one
+  /// summing 20 libdevice functions, 36.5k as the model counts them, about
+  /// 295 us (bench/results/zoo-chunks-h200-2026-11-28): 14.5. The math
+  /// alone would take 2-4. 0: no floor.
+  double icacheInstructions = 8192;
+  double uncachedCyclesPerInstruction = 14;
   /// Set on the model a plan is built with, not read from JSON: the plan's
   /// SM has one computing warp group (loneMathRate applies).
   bool loneWarpGroup = false;

@@ -238,6 +238,21 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
   double share = consumers ? 1.0 / consumers : 1.0;
   plan.epilogueMathCycles = model.mathCycles(costs.epilogueMath.scaled(share));
   plan.epilogueTileMathCycles = model.mathCycles(costs.epilogueMath);
+  // An epilogue longer than the instruction cache: fetched by every CTA
+  // (HopperModel::icacheInstructions). Its instructions a thread: the
+  // counted operations of a warp group's share over its 128 threads.
+  {
+    const MathWork m = costs.epilogueMath.scaled(share);
+    double perThread =
+        (m.fma + m.mufu + m.convert / 2 + m.shuffle + m.generic + m.other + m.integer) / 128.0;
+    // The warp groups run the same code: the SM fetches it once for all of
+    // them, so each is charged its share of the fetch on the shared pipes.
+    if (model.icacheInstructions > 0 && perThread > model.icacheInstructions) {
+      double fetch = perThread * model.uncachedCyclesPerInstruction;
+      plan.epilogueMathCycles = std::max(plan.epilogueMathCycles, fetch * share);
+      plan.epilogueTileMathCycles = std::max(plan.epilogueTileMathCycles, fetch);
+    }
+  }
   plan.epilogueStoreBytes = static_cast<double>(costs.epilogueStoreBytes);
   for (int64_t b : costs.epiloguePanelBytes)
     plan.epiloguePanelBytes.push_back(static_cast<double>(b));

@@ -930,6 +930,33 @@ TEST(TimelineSim, TheEpiloguesMathIsConvertedPanelByPanelWhileStaged) {
       EXPECT_NEAR(z.end, 2500 + 400 + 400 + 400, 1e-6); // each panel 100 + 300
 }
 
+TEST(TimelineSim, AnEpilogueLongerThanTheInstructionCacheIsFetchBound) {
+  // TheEpiloguesMathIsConvertedPanelByPanelWhileStaged's epilogue (600 FMA
+  // lane-operations: 4.6875 instructions a thread) with an instruction cache
+  // of 2 and 300 cycles an uncached instruction: 1406.25 cycles, not 600,
+  // a third a panel (468.75) after its 100.
+  LoadDot k(10);
+  k.costs.epilogueStoreBytes = 900;
+  k.costs.epiloguePanelBytes = {300, 300, 300};
+  k.costs.epilogueMath.fma = 600;
+  HopperModel m = epilogueModel();
+  m.pipeEfficiency = 1.0;
+  m.icacheInstructions = 2;
+  m.uncachedCyclesPerInstruction = 300;
+  Prediction p = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(p.ok) << p.error;
+  for (const Zone &z : p.timeline.zones)
+    if (z.unit == 2 && p.timeline.rows[z.row].kind == RowKind::Consumer)
+      EXPECT_NEAR(z.end, 2500 + 3 * (100 + 468.75), 1e-6);
+  // Within the cache (or with the floor off), the math's 600.
+  m.icacheInstructions = 0;
+  Prediction q = k.run(schedule(0, 1, 0), m);
+  ASSERT_TRUE(q.ok) << q.error;
+  for (const Zone &z : q.timeline.zones)
+    if (z.unit == 2 && q.timeline.rows[z.row].kind == RowKind::Consumer)
+      EXPECT_NEAR(z.end, 3400, 1e-6);
+}
+
 TEST(TimelineSim, APersistentKernelsConsumersStoreEachTile) {
   // Three tiles of 4 iterations (a persistent CTA), one warp group issuing
   // its loads (250 cycles an iteration), one 300-byte panel per tile at the
