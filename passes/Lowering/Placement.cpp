@@ -10,6 +10,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <map>
 #include <numeric>
@@ -709,25 +710,83 @@ LogicalResult Placer::checkStoreTarget(StoreOp s) {
   return success();
 }
 
+/// How much `c` grows each time the loop's induction variable does by one:
+/// 0 for values the loop does not change, the coefficient of sums,
+/// differences and products by constants of the induction variable; none
+/// for anything else (a division, a select).
+static std::optional<int64_t> inductionCoefficient(Value c, scf::ForOp loop, int depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  if (c == loop.getInductionVar())
+    return 1;
+  if (!loop->isAncestor(c.getParentBlock()->getParentOp()) && c.getParentBlock() != loop.getBody())
+    return 0; // defined outside the loop
+  Operation *def = c.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (matchPattern(c, m_Constant()))
+    return 0;
+  auto of = [&](Value v) { return inductionCoefficient(v, loop, depth + 1); };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return of(def->getOperand(0));
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    std::optional<int64_t> a = of(def->getOperand(0)), b = of(def->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return isa<arith::AddIOp>(def) ? *a + *b : *a - *b;
+  }
+  if (isa<arith::MulIOp>(def)) {
+    for (int k = 0; k < 2; ++k) {
+      APInt factor;
+      if (matchPattern(def->getOperand(1 - k), m_ConstantInt(&factor)))
+        if (std::optional<int64_t> a = of(def->getOperand(k)))
+          return *a * factor.getSExtValue();
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 LogicalResult Placer::checkLoopStore(StoreOp s) {
   if (failed(checkStoreTarget(s)))
     return failure();
-  SetVector<Operation *> slice;
-  for (Value c : s.getCoords())
-    if (Operation *def = c.getDefiningOp()) {
-      slice.insert(def);
-      (void)getBackwardSlice(c, &slice);
-    }
-  Value iv = p.loop.getInductionVar();
-  bool follows = llvm::is_contained(s.getCoords(), iv) ||
-                 llvm::any_of(slice, [&](Operation *op) {
-                   return llvm::is_contained(op->getOperands(), iv);
-                 });
-  if (!follows)
-    return refuse(s, "a tile.store in the pipelined loop must write another tile each "
-                     "iteration (its coordinates from the induction variable): store the "
-                     "loop's result after it");
-  return success();
+  // Bulk stores land in no set order: each iteration's box must be disjoint
+  // from the next one's, a coordinate moving by at least the box's extent
+  // along its dimension every iteration (i, i + 64, 2 i over a step of the
+  // box; a step of half the box would race two iterations' stores).
+  std::optional<int64_t> step;
+  if (APInt v; matchPattern(p.loop.getStep(), m_ConstantInt(&v)))
+    step = v.getSExtValue();
+  SmallVector<int64_t> box(s.getDesc().getType().getBoxShape());
+  bool follows = false;
+  std::string moves;
+  for (auto [d, c] : llvm::enumerate(s.getCoords())) {
+    std::optional<int64_t> coef = inductionCoefficient(c, p.loop);
+    if (!coef || *coef == 0)
+      continue;
+    follows = true;
+    if (!step)
+      continue;
+    int64_t perIteration = std::abs(*coef * *step);
+    if (perIteration >= box[d])
+      return success();
+    moves = llvm::formatv("along dimension {0} its coordinate moves {1} a iteration, less than the "
+                    "box's {2}",
+                    d, perIteration, box[d])
+                .str();
+  }
+  if (!moves.empty())
+    return refuse(s, "a tile.store in the pipelined loop must write a tile disjoint from the "
+                     "previous iteration's (bulk stores land in no set order): ")
+           << moves;
+  if (follows)
+    return refuse(s, "a tile.store in the pipelined loop must write a tile disjoint from the "
+                     "previous iteration's (bulk stores land in no set order): the loop's step is "
+                     "not a constant");
+  return refuse(s, "a tile.store in the pipelined loop must write another tile each "
+                   "iteration: a coordinate that is the induction variable, or a sum or a "
+                   "product by constants of it (a division or a select is not followed); or "
+                   "store the loop's result after it");
 }
 
 LogicalResult Placer::inferLayouts() {
