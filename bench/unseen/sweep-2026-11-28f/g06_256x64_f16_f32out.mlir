@@ -1,0 +1,31 @@
+// GEMM 256x64x64 f16 -> f32, M=4096 N=1000 K=2048 
+module {
+  func.func @g06_256x64_f16_f32out(
+      %A: !tile.desc<256x64xf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
+      %B: !tile.desc<64x64xf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
+      %C: !tile.desc<256x64xf32> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 256, N ceildiv 64)>,
+                  tile.defaults = {M = 4096 : i64, N = 1000 : i64, K = 2048 : i64},
+                  tile.warpgroups = array<i64: 1, 4>} {
+    %c0 = arith.constant 0 : index
+    %cBK = arith.constant 64 : index
+    %cBM = arith.constant 256 : index
+    %cBN = arith.constant 64 : index
+    %zero = arith.constant dense<0.0> : tensor<256x64xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %cBM : index
+    %n0 = arith.muli %pn, %cBN : index
+    %acc = scf.for %k = %c0 to %K step %cBK iter_args(%c = %zero) -> (tensor<256x64xf32>) {
+        %a = tile.load %A[%m0, %k] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<256x64xf16> -> tensor<256x64xf16>
+        %b = tile.load %B[%n0, %k] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<64x64xf16> -> tensor<64x64xf16>
+        %d = tile.dot %a, %b, %c {transpose_b, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<256x64xf16>, tensor<64x64xf16> -> tensor<256x64xf32>
+        scf.yield %d : tensor<256x64xf32>
+    }
+    %cb = arith.addf %acc, %zero : tensor<256x64xf32>
+    tile.store %C[%m0, %n0], %cb : !tile.desc<256x64xf32>, tensor<256x64xf32>
+    return
+  }
+}

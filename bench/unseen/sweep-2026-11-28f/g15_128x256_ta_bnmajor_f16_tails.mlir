@@ -1,0 +1,31 @@
+// GEMM 128x256x64 f16 A M-major (transpose_a) B N-major -> f16, M=1000 N=1000 K=1000 
+module {
+  func.func @g15_128x256_ta_bnmajor_f16_tails(
+      %A: !tile.desc<64x128xf16> {tile.shape = affine_map<()[M, N, K] -> (K, M)>},
+      %B: !tile.desc<64x256xf16> {tile.shape = affine_map<()[M, N, K] -> (K, N)>},
+      %C: !tile.desc<128x256xf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
+      %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
+      attributes {tile.kernel,
+                  tile.grid = affine_map<()[M, N, K] -> (M ceildiv 128, N ceildiv 256)>,
+                  tile.defaults = {M = 1000 : i64, N = 1000 : i64, K = 1000 : i64},
+                  tile.warpgroups = array<i64: 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %cBK = arith.constant 64 : index
+    %cBM = arith.constant 128 : index
+    %cBN = arith.constant 256 : index
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+    %pm = tile.program_id 0 : index
+    %pn = tile.program_id 1 : index
+    %m0 = arith.muli %pm, %cBM : index
+    %n0 = arith.muli %pn, %cBN : index
+    %acc = scf.for %k = %c0 to %K step %cBK iter_args(%c = %zero) -> (tensor<128x256xf32>) {
+        %a = tile.load %A[%k, %m0] {tile.sched = #tile.sched<"loadA", stage = 0, order = 1, group = 0>} : !tile.desc<64x128xf16> -> tensor<64x128xf16>
+        %b = tile.load %B[%k, %n0] {tile.sched = #tile.sched<"loadB", stage = 0, order = 2, group = 0>} : !tile.desc<64x256xf16> -> tensor<64x256xf16>
+        %d = tile.dot %a, %b, %c {transpose_a, tile.sched = #tile.sched<"MMA", stage = 2, order = 0, group = 1, wait = 1>} : tensor<64x128xf16>, tensor<64x256xf16> -> tensor<128x256xf32>
+        scf.yield %d : tensor<128x256xf32>
+    }
+    %cb = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf16>
+    tile.store %C[%m0, %n0], %cb : !tile.desc<128x256xf16>, tensor<128x256xf16>
+    return
+  }
+}
