@@ -891,6 +891,18 @@ TEST(TimelineSim, ATileOnlyTheEpilogueReadsIsLoadedAfterTheLoop) {
   EXPECT_NEAR(p.ctaNs, 3803, 1e-6);
 }
 
+/// The epilogue of TheEpilogueIsAZoneAfterTheLoop with three 300-byte
+/// panels and 600 FMA lane-operations of math (1 a cycle).
+static LoadDot panelledEpilogue(HopperModel &m) {
+  LoadDot k(10);
+  k.costs.epilogueStoreBytes = 900;
+  k.costs.epiloguePanelBytes = {300, 300, 300};
+  k.costs.epilogueMath.fma = 600;
+  m = epilogueModel();
+  m.pipeEfficiency = 1.0;
+  return k;
+}
+
 TEST(TimelineSim, TheEpiloguesMathIsConvertedPanelByPanelWhileStaged) {
   // The epilogue of TheEpilogueIsAZoneAfterTheLoop with 600 cycles of math
   // (600 FMA at 1 a cycle): each panel's third of it (200 cycles) overlaps
@@ -899,12 +911,8 @@ TEST(TimelineSim, TheEpiloguesMathIsConvertedPanelByPanelWhileStaged) {
   //   panel 0 issued at 2500 + 100 + 200 = 2800, read 2800-3100;
   //   panel 1 issued at 3100, read 3100-3400;
   //   panel 2 waits for panel 0's slot (3100), issued at 3400, read 3400-3700.
-  LoadDot k(10);
-  k.costs.epilogueStoreBytes = 900;
-  k.costs.epiloguePanelBytes = {300, 300, 300};
-  k.costs.epilogueMath.fma = 600;
-  HopperModel m = epilogueModel();
-  m.pipeEfficiency = 1.0;
+  HopperModel m;
+  LoadDot k = panelledEpilogue(m);
   Prediction p = k.run(schedule(0, 1, 0), m);
   ASSERT_TRUE(p.ok) << p.error;
   std::vector<Zone> consumer, stores;
@@ -935,12 +943,8 @@ TEST(TimelineSim, AnEpilogueLongerThanTheInstructionCacheIsFetchBound) {
   // lane-operations: 4.6875 instructions a thread) with an instruction cache
   // of 2 and 300 cycles an uncached instruction: 1406.25 cycles, not 600,
   // a third a panel (468.75) after its 100.
-  LoadDot k(10);
-  k.costs.epilogueStoreBytes = 900;
-  k.costs.epiloguePanelBytes = {300, 300, 300};
-  k.costs.epilogueMath.fma = 600;
-  HopperModel m = epilogueModel();
-  m.pipeEfficiency = 1.0;
+  HopperModel m;
+  LoadDot k = panelledEpilogue(m);
   m.icacheInstructions = 2;
   m.uncachedCyclesPerInstruction = 300;
   Prediction p = k.run(schedule(0, 1, 0), m);
