@@ -9,6 +9,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -145,6 +147,31 @@ static std::optional<std::string> linkLibdevice(llvm::Module &m) {
   return std::nullopt;
 }
 
+/// Marks `convergent` every inline-asm call whose instruction the whole warp
+/// (or warp group) must execute together: PTX's `.aligned` and `.sync`
+/// forms (wgmma.wait_group.sync.aligned, setmaxnreg, bar.sync, shfl.sync).
+/// MLIR's llvm.inline_asm has no such flag, and an unmarked call may be
+/// duplicated into both arms of a lane-dependent branch: LLVM's tail
+/// duplication copied a register-A dot's wgmma.wait_group into the one-lane
+/// barrier arrival's `if` and its `else`, the warp reached it at two
+/// addresses and the kernel hung (the sixth sweep's g07 with Cvt ordered
+/// after its dot, bench/results/convergent-asm-h200-2026-11-29). Clang marks
+/// every call in CUDA device code convergent, inline asm included; asm that
+/// is per-thread (a clock read, a predicated store) is left free to move.
+static void markWarpSynchronousAsmConvergent(llvm::Module &m) {
+  for (llvm::Function &f : m.functions())
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block) {
+        auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+        if (!call || !call->isInlineAsm())
+          continue;
+        llvm::StringRef text =
+            llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString();
+        if (text.contains(".aligned") || text.contains(".sync"))
+          call->addFnAttr(llvm::Attribute::Convergent);
+      }
+}
+
 LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission &out,
                                   const std::function<void()> &translated,
                                   const Target &gpu, int optLevel, bool fuseMultiplyAdd) {
@@ -179,6 +206,7 @@ LogicalResult stagecraft::emitPtx(ModuleOp module, bool keepLlvmIR, PtxEmission 
   llvm::raw_string_ostream invalidStream(invalid);
   if (llvm::verifyModule(*llvmModule, &invalidStream))
     return module.emitError("the generated LLVM IR is invalid: ") << invalid;
+  markWarpSynchronousAsmConvergent(*llvmModule);
   if (std::optional<std::string> error = linkLibdevice(*llvmModule))
     return module.emitError(*error);
   out.translateMillis = millisSince(t);
