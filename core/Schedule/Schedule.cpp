@@ -145,7 +145,7 @@ static llvm::Error scheduleError(StringRef source, const llvm::Twine &msg) {
 static std::string checkJsonShape(StringRef text) {
   if (text.size() > (16u << 20))
     return "file is over 16 MiB; a schedule is a few hundred bytes";
-  return checkJsonNesting(text, 32);
+  return checkJsonStructure(text, 32);
 }
 
 const char *stagecraft::consumersName(Consumers c) {
@@ -264,7 +264,11 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
     auto name = entry->getString("name");
     if (!name || name->empty())
       return scheduleError(source, where + " needs a non-empty \"name\"");
-    where += " (\"" + name->str() + "\")";
+    // Written as JSON writes it: a control character shows as \u0000, not
+    // as a raw byte in the terminal.
+    where += " (" + llvm::formatv("{0}", llvm::json::Value(*name)).str() + ")";
+    if (llvm::any_of(*name, [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      return scheduleError(source, where + ": a unit name has no control characters");
     if (!seen.insert(name->str()).second)
       return scheduleError(source, where + ": the name appears twice");
     OpSchedule sched;

@@ -1,11 +1,41 @@
 //===- Json.cpp - llvm::json::parse for files a user hands us -------------===//
 #include "core/Support/Json.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
-std::string stagecraft::checkJsonNesting(llvm::StringRef text, unsigned maxDepth) {
-  unsigned depth = 0, line = 1, col = 0;
-  bool inString = false;
+namespace {
+/// An open array or object; an object remembers its keys (as written,
+/// escapes and all) and whether the next string is one. Objects have a few
+/// keys (a trace has a million of them): a short list, a set past 16.
+struct Frame {
+  bool object = false;
+  bool expectKey = false;
+  llvm::SmallVector<llvm::StringRef, 8> few;
+  llvm::DenseSet<llvm::StringRef> many;
+  /// False when `key` was there already.
+  bool insert(llvm::StringRef key) {
+    if (many.empty()) {
+      if (llvm::is_contained(few, key))
+        return false;
+      few.push_back(key);
+      if (few.size() <= 16)
+        return true;
+      many.insert(few.begin(), few.end());
+      return true;
+    }
+    return many.insert(key).second;
+  }
+};
+} // namespace
+
+std::string stagecraft::checkJsonStructure(llvm::StringRef text, unsigned maxDepth) {
+  llvm::SmallVector<Frame, 8> open;
+  unsigned line = 1, col = 0;
+  auto at = [&](unsigned l, unsigned c) {
+    return (llvm::Twine("line ") + llvm::Twine(l) + " column " + llvm::Twine(c) + ": ").str();
+  };
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     ++col;
@@ -13,29 +43,46 @@ std::string stagecraft::checkJsonNesting(llvm::StringRef text, unsigned maxDepth
       ++line;
       col = 0;
     }
-    if (inString) {
-      if (c == '\\')
-        ++i, ++col;
-      else if (c == '"')
-        inString = false;
+    if (c == '"') {
+      unsigned startLine = line, startCol = col;
+      size_t start = i + 1;
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        ++col;
+        if (text[i] == '\\' && i + 1 < text.size())
+          ++i, ++col;
+        else if (text[i] == '\n')
+          ++line, col = 0;
+      }
+      ++col;
+      // llvm::json::parse keeps the last of two equal keys without a word;
+      // a schedule's second "ops" or an entry's second "name" would be
+      // taken silently for what the user meant.
+      if (!open.empty() && open.back().object && open.back().expectKey) {
+        llvm::StringRef key = text.slice(start, std::min(i, text.size()));
+        if (!open.back().insert(key))
+          return at(startLine, startCol) + "the key \"" + key.str() +
+                 "\" appears twice in one object";
+        open.back().expectKey = false;
+      }
       continue;
     }
-    if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > maxDepth)
-        return (llvm::Twine("line ") + llvm::Twine(line) + " column " + llvm::Twine(col) +
-                ": nesting deeper than " + llvm::Twine(maxDepth) + " levels")
-            .str();
-    } else if ((c == ']' || c == '}') && depth) {
-      --depth;
+    if (c == '[' || c == '{') {
+      if (open.size() + 1 > maxDepth)
+        return at(line, col) + "nesting deeper than " + std::to_string(maxDepth) + " levels";
+      open.emplace_back();
+      open.back().object = c == '{';
+      open.back().expectKey = c == '{';
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+    } else if (c == ',' && !open.empty() && open.back().object) {
+      open.back().expectKey = true;
     }
   }
   return "";
 }
 
 llvm::Expected<llvm::json::Value> stagecraft::parseJson(llvm::StringRef text, unsigned maxDepth) {
-  if (std::string why = checkJsonNesting(text, maxDepth); !why.empty())
+  if (std::string why = checkJsonStructure(text, maxDepth); !why.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.c_str());
   return llvm::json::parse(text);
 }

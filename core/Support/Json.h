@@ -15,10 +15,12 @@
 namespace stagecraft {
 
 /// "" when `text`'s arrays and objects nest at most `maxDepth` deep (outside
-/// strings), else "line L column C: nesting deeper than N levels".
-std::string checkJsonNesting(llvm::StringRef text, unsigned maxDepth);
+/// strings) and no object has a key twice, else "line L column C: nesting
+/// deeper than N levels" or "line L column C: the key "K" appears twice in
+/// one object". Malformed JSON is left to the parser.
+std::string checkJsonStructure(llvm::StringRef text, unsigned maxDepth);
 
-/// llvm::json::parse after checkJsonNesting.
+/// llvm::json::parse after checkJsonStructure.
 llvm::Expected<llvm::json::Value> parseJson(llvm::StringRef text, unsigned maxDepth = 64);
 
 } // namespace stagecraft

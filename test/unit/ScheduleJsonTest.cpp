@@ -75,6 +75,20 @@ TEST(ScheduleJson, ErrorsNameTheFileEntryAndField) {
             "s.json: \"format\" must be \"stagecraft-schedule\"");
   EXPECT_EQ(errorOf("{\"ops\": [{\"stage\": 0}]}"),
             "s.json: ops[0] needs a non-empty \"name\"");
+  // A key twice in one object: the parser would keep the last without a word.
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0, \"group\": 0}],\n"
+                    " \"ops\": []}"),
+            "s.json: invalid JSON: line 2 column 2: the key \"ops\" appears twice in one object");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0, \"group\": 0, "
+                    "\"name\": \"b\"}]}"),
+            "s.json: invalid JSON: line 1 column 60: the key \"name\" appears twice in one object");
+  // The same key in two entries, or as a value, is no duplicate.
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"name\", \"stage\": 0, \"order\": 0, \"group\": 0},"
+                    "{\"name\": \"b\", \"stage\": 0, \"order\": 0, \"group\": 0}]}"),
+            "");
+  // A control character in a name is written escaped, never raw.
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\\u0000\", \"stage\": 0, \"order\": 0, \"group\": 0}]}"),
+            "s.json: ops[0] (\"a\\u0000\"): a unit name has no control characters");
 }
 
 TEST(ScheduleJson, BinaryAndDeeplyNestedInputFailCleanly) {

@@ -191,7 +191,8 @@ static int compileMain(int argc, char **argv) {
       return 1;
     }
     if ((*text)->getBuffer().trim().empty()) {
-      errs() << schedule << ":1:1: error: empty schedule file\n";
+      // Worded as Schedule::fromJson words it (stagecraft-timeline's).
+      errs() << "error: " << schedule << ": empty schedule file\n";
       return 1;
     }
     options.scheduleJson = (*text)->getBuffer().str();
