@@ -783,13 +783,18 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
     int64_t sharing = !gr.producer && r.consumers == Consumers::PingPong ? 128 : gr.threads;
     gr.regsPerThread =
         (gr.producer ? 0 : limits.regOverhead) + ceilDiv(peak, 4 * sharing);
+    // Reported at the unit it names ("around Norm"), as stagecraft-opt's
+    // verifier anchors it, not at the loop.
+    std::string peakLocation;
     if (peak > 0)
       for (unsigned op = 0; op < g.ops.size(); ++op)
-        if (opPos[op] == peakPos)
+        if (opPos[op] == peakPos) {
           gr.peakAt = g.units[g.ops[op].unit].name;
+          peakLocation = g.units[g.ops[op].unit].location;
+        }
     if (gr.regsPerThread > gr.budget)
       r.violations.push_back(
-          {Rule::Registers, gr.peakAt, "", g.loopLocation,
+          {Rule::Registers, gr.peakAt, "", peakLocation.empty() ? g.loopLocation : peakLocation,
            formatv("warp group {0} needs about {1} registers per thread "
                    "({2} of tiles live at once, around {3}), over its budget "
                    "of {4}{5}. Values kept across stages cost one register "
