@@ -710,15 +710,20 @@ LogicalResult Placer::checkStoreTarget(StoreOp s) {
   return success();
 }
 
-/// How much `c` grows each time the loop's induction variable does by one:
-/// 0 for values the loop does not change, the coefficient of sums,
-/// differences and products by constants of the induction variable; none
-/// for anything else (a division, a select).
-static std::optional<int64_t> inductionCoefficient(Value c, scf::ForOp loop, int depth = 0) {
+/// How much `c` grows from one iteration of the loop to the next when the
+/// loop's step is `step` (with no step known: per unit of the induction
+/// variable): 0 for values the loop does not change; sums, differences and
+/// products by constants of the induction variable; divisions and right
+/// shifts by a constant that divides the advance of what they divide
+/// (floor((a + k s) / d) = floor(a / d) + k s / d when d divides s: a
+/// 64-row block's partial stored at row i / 64). None for anything else (a
+/// select, a division that does not divide, any division with no step).
+static std::optional<int64_t> inductionAdvance(Value c, scf::ForOp loop,
+                                               std::optional<int64_t> step, int depth = 0) {
   if (depth > 16)
     return std::nullopt;
   if (c == loop.getInductionVar())
-    return 1;
+    return step ? *step : 1;
   if (!loop->isAncestor(c.getParentBlock()->getParentOp()) && c.getParentBlock() != loop.getBody())
     return 0; // defined outside the loop
   Operation *def = c.getDefiningOp();
@@ -726,7 +731,13 @@ static std::optional<int64_t> inductionCoefficient(Value c, scf::ForOp loop, int
     return std::nullopt;
   if (matchPattern(c, m_Constant()))
     return 0;
-  auto of = [&](Value v) { return inductionCoefficient(v, loop, depth + 1); };
+  auto of = [&](Value v) { return inductionAdvance(v, loop, step, depth + 1); };
+  auto constant = [](Value v) -> std::optional<int64_t> {
+    APInt x;
+    if (matchPattern(v, m_ConstantInt(&x)))
+      return x.getSExtValue();
+    return std::nullopt;
+  };
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
     return of(def->getOperand(0));
   if (isa<arith::AddIOp, arith::SubIOp>(def)) {
@@ -736,13 +747,23 @@ static std::optional<int64_t> inductionCoefficient(Value c, scf::ForOp loop, int
     return isa<arith::AddIOp>(def) ? *a + *b : *a - *b;
   }
   if (isa<arith::MulIOp>(def)) {
-    for (int k = 0; k < 2; ++k) {
-      APInt factor;
-      if (matchPattern(def->getOperand(1 - k), m_ConstantInt(&factor)))
+    for (int k = 0; k < 2; ++k)
+      if (std::optional<int64_t> factor = constant(def->getOperand(1 - k)))
         if (std::optional<int64_t> a = of(def->getOperand(k)))
-          return *a * factor.getSExtValue();
-    }
+          return *a * *factor;
     return std::nullopt;
+  }
+  std::optional<int64_t> divisor;
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivUIOp,
+          arith::CeilDivSIOp>(def))
+    divisor = constant(def->getOperand(1));
+  else if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
+    if (std::optional<int64_t> bits = constant(def->getOperand(1)); bits && *bits >= 0 && *bits < 62)
+      divisor = int64_t(1) << *bits;
+  if (divisor && *divisor > 0 && step) {
+    std::optional<int64_t> a = of(def->getOperand(0));
+    if (a && *a % *divisor == 0)
+      return *a / *divisor;
   }
   return std::nullopt;
 }
@@ -761,13 +782,13 @@ LogicalResult Placer::checkLoopStore(StoreOp s) {
   bool follows = false;
   std::string moves;
   for (auto [d, c] : llvm::enumerate(s.getCoords())) {
-    std::optional<int64_t> coef = inductionCoefficient(c, p.loop);
-    if (!coef || *coef == 0)
+    std::optional<int64_t> advance = inductionAdvance(c, p.loop, step);
+    if (!advance || *advance == 0)
       continue;
     follows = true;
     if (!step)
       continue;
-    int64_t perIteration = std::abs(*coef * *step);
+    int64_t perIteration = std::abs(*advance);
     if (perIteration >= box[d])
       return success();
     moves = llvm::formatv("along dimension {0} its coordinate moves {1} a iteration, less than the "
@@ -784,9 +805,10 @@ LogicalResult Placer::checkLoopStore(StoreOp s) {
                      "previous iteration's (bulk stores land in no set order): the loop's step is "
                      "not a constant");
   return refuse(s, "a tile.store in the pipelined loop must write another tile each "
-                   "iteration: a coordinate that is the induction variable, or a sum or a "
-                   "product by constants of it (a division or a select is not followed); or "
-                   "store the loop's result after it");
+                   "iteration: a coordinate that is the induction variable, a sum or a "
+                   "product by constants of it, or a division of those by a constant that "
+                   "divides the step (a select is not followed); or store the loop's result "
+                   "after it");
 }
 
 LogicalResult Placer::inferLayouts() {
