@@ -745,44 +745,60 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
     return a >= 0 ? (a + b - 1) / b : -((-a) / b);
   };
 
-  std::map<int64_t, std::vector<int64_t>> pressure; // group -> per position
+  // Per group and body position: bytes shared out over the group's threads,
+  // and registers every thread holds (column vectors).
+  struct Pressure {
+    std::vector<int64_t> bytes, threadRegs;
+  };
+  std::map<int64_t, Pressure> pressure;
+  auto of = [&](int64_t group) -> Pressure & {
+    Pressure &pr = pressure[group];
+    pr.bytes.resize(L, 0);
+    pr.threadRegs.resize(L, 0);
+    return pr;
+  };
   for (const LoopValue &v : g.values) {
     if (v.uses.empty())
       continue;
-    int64_t group = p.sched[g.ops[v.defOp].unit].group;
-    std::vector<int64_t> &pr = pressure[group];
-    pr.resize(L, 0);
+    Pressure &pr = of(p.sched[g.ops[v.defOp].unit].group);
     int64_t birth = time(v.defOp, false), death = birth;
     for (const ValueUse &use : v.uses)
       death = std::max(death, time(use.op, use.loopCarried));
     for (int64_t pos = 0; pos < L; ++pos) {
       int64_t copies = ceilDiv(death - pos, L) - ceilDiv(birth - pos, L);
-      pr[pos] += copies * v.bytes;
+      pr.bytes[pos] += copies * v.bytes;
+      pr.threadRegs[pos] += copies * v.threadRegs;
     }
   }
-  for (const auto &inv : g.invariantValues) {
-    std::vector<int64_t> &pr = pressure[p.sched[inv.first].group];
-    pr.resize(L, 0);
-    for (int64_t &x : pr)
-      x += inv.second;
+  for (const InvariantValue &inv : g.invariantValues) {
+    Pressure &pr = of(p.sched[inv.unit].group);
+    for (int64_t pos = 0; pos < L; ++pos) {
+      pr.bytes[pos] += inv.bytes;
+      pr.threadRegs[pos] += inv.threadRegs;
+    }
   }
 
   std::vector<GroupRegisters> budgets = assignBudgets(g, p, chosen, limits, r);
   for (GroupRegisters &gr : budgets) {
     int64_t grp = gr.group;
-    int64_t peak = 0, peakPos = 0;
-    auto it = pressure.find(grp);
-    if (it != pressure.end())
-      for (int64_t pos = 0; pos < L; ++pos)
-        if (it->second[pos] > peak) {
-          peak = it->second[pos];
-          peakPos = pos;
-        }
     // Cooperative consumers split each tile over their threads; ping-pong
     // consumers hold a whole tile per warp group.
     int64_t sharing = !gr.producer && r.consumers == Consumers::PingPong ? 128 : gr.threads;
-    gr.regsPerThread =
-        (gr.producer ? 0 : limits.regOverhead) + ceilDiv(peak, 4 * sharing);
+    // The peak in registers a thread; `peak` the same in bytes of the group
+    // (for the message).
+    int64_t peakRegs = 0, peak = 0, peakPos = 0;
+    auto it = pressure.find(grp);
+    if (it != pressure.end())
+      for (int64_t pos = 0; pos < L; ++pos) {
+        int64_t regs =
+            ceilDiv(it->second.bytes[pos], 4 * sharing) + it->second.threadRegs[pos];
+        if (regs > peakRegs) {
+          peakRegs = regs;
+          peak = it->second.bytes[pos] + it->second.threadRegs[pos] * 4 * sharing;
+          peakPos = pos;
+        }
+      }
+    gr.regsPerThread = (gr.producer ? 0 : limits.regOverhead) + peakRegs;
     // Reported at the unit it names ("around Norm"), as stagecraft-opt's
     // verifier anchors it, not at the loop.
     std::string peakLocation;

@@ -38,8 +38,19 @@ struct ValueUse {
 /// live in shared memory and are not listed).
 struct LoopValue {
   unsigned defOp = 0;
+  /// Registers shared out over the group's threads (a tile: each thread
+  /// holds its share of the bytes).
   int64_t bytes = 0;
+  /// Registers every thread holds whatever the group's size: a vector along
+  /// the columns (each thread keeps 2 of every 8 columns, N / 4 values).
+  int64_t threadRegs = 0;
   std::vector<ValueUse> uses;
+};
+
+/// A register-resident tensor from outside the loop read in the body.
+struct InvariantValue {
+  unsigned unit = 0; // the unit reading it
+  int64_t bytes = 0, threadRegs = 0; // as LoopValue's
 };
 
 struct Unit {
@@ -93,9 +104,8 @@ struct LoopGraph {
   std::vector<LoopOp> ops;
   std::vector<LoopValue> values;
   std::vector<Edge> edges;
-  /// Register-resident tensors from outside the loop read in the body,
-  /// per group-less unit (bytes, using unit).
-  std::vector<std::pair<unsigned, int64_t>> invariantValues;
+  /// Register-resident tensors from outside the loop read in the body.
+  std::vector<InvariantValue> invariantValues;
   /// Shared memory beside the ring buffers: tiles loaded outside the loop
   /// that the loop (or the code before it) reads (live throughout).
   int64_t fixedSmemBytes = 0;

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace stagecraft;
@@ -219,6 +220,76 @@ static int64_t tensorBytes(Type type) {
          std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+/// Whether a 1-d tensor lives along the columns of the consumer tile (a
+/// column sum, a gamma broadcast over the rows): each thread then holds 2 of
+/// every 8 columns, N / 4 values, however many threads share the tile
+/// (RegisterLayout.h, Cols). Decided, as the lowering's placement does, by
+/// the reductions and broadcasts of the 1-d values joined to it by
+/// element-wise math; a vector neither decides is taken along the rows.
+static bool isColumnVector(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || t.getRank() != 1)
+    return false;
+  auto sameVector = [&](Value w) {
+    auto u = dyn_cast<RankedTensorType>(w.getType());
+    return u && u.getShape() == t.getShape();
+  };
+  // Element-wise: every tensor operand and result is a vector of this shape.
+  auto elementWise = [&](Operation *op) {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (dialect != "arith" && dialect != "math")
+      return false;
+    auto vectorOrScalar = [&](Value w) {
+      return !isa<RankedTensorType>(w.getType()) || sameVector(w);
+    };
+    return llvm::all_of(op->getOperands(), vectorOrScalar) &&
+           llvm::all_of(op->getResults(), vectorOrScalar);
+  };
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen{v};
+  while (!work.empty() && seen.size() < 256) {
+    Value w = work.pop_back_val();
+    if (auto r = w.getDefiningOp<ReduceOp>())
+      return r.getDim() == 0;
+    for (Operation *user : w.getUsers())
+      if (auto b = dyn_cast<BroadcastOp>(user))
+        return b.getDim() == 0;
+    auto visit = [&](Value x) {
+      if (sameVector(x) && seen.insert(x).second)
+        work.push_back(x);
+    };
+    if (Operation *def = w.getDefiningOp(); def && elementWise(def))
+      for (Value o : def->getOperands())
+        visit(o);
+    for (Operation *user : w.getUsers())
+      if (elementWise(user))
+        for (Value r : user->getResults())
+          visit(r);
+  }
+  return false;
+}
+
+/// What a tensor value costs in registers: a tile or a row vector its bytes
+/// (shared out over the threads), a column vector N / 4 registers in every
+/// thread, a broadcast what its input costs (a view of its registers).
+static std::pair<int64_t, int64_t> registerCost(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getInput();
+  if (isColumnVector(v))
+    return {0, (cast<RankedTensorType>(v.getType()).getDimSize(0) + 3) / 4};
+  return {tensorBytes(v.getType()), 0};
+}
+
+/// An arith or math op on 2-d tiles (its elements each from the same
+/// elements of its operands).
+static bool isElementWiseTile(Operation *op) {
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if (dialect != "arith" && dialect != "math" || op->getNumResults() != 1)
+    return false;
+  auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return t && t.getRank() == 2;
+}
+
 /// isEpilogueOnlyLoad, or (`evenWithLoopStores`) what it would be but for a
 /// store in the loop.
 static bool readOnlyAfterLoop(LoadOp load, scf::ForOp loop, bool evenWithLoopStores) {
@@ -349,6 +420,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
   for (Operation &user : loop.getBody()->without_terminator()) {
     if (!opIndex.count(&user))
       continue;
+    // An op nothing reads (a broadcast left unused) is dropped by LLVM: what
+    // it reads from outside the loop holds no registers for it.
+    bool dead = user.getNumResults() > 0 &&
+                llvm::all_of(user.getResults(), [](Value r) { return r.use_empty(); });
     unsigned u = opIndex[&user];
     for (Value operand : user.getOperands()) {
       bool carried = false;
@@ -362,14 +437,18 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       Operation *def = bodyOpOf(source);
       if (!def) {
         // A tensor from outside the loop: registers for the whole loop
-        // unless it is a loaded tile (shared memory) or a constant.
+        // unless it is a loaded tile (shared memory) or a constant. A
+        // broadcast costs what its input does, as in the loop (a gamma
+        // broadcast before the loop was charged a whole tile: the sixth
+        // sweep's B2). A loaded column vector costs its registers too: LLVM
+        // hoists its loop-invariant reads of shared memory out of the loop.
         Operation *outer = source.getDefiningOp();
-        if (!carried && isTensor(source.getType()) &&
-            !(outer && (isa<LoadOp>(outer) ||
-                        outer->hasTrait<OpTrait::ConstantLike>())) &&
+        auto [bytes, threadRegs] = registerCost(source);
+        bool loadedTile = outer && isa<LoadOp>(outer) && threadRegs == 0;
+        if (!carried && !dead && isTensor(source.getType()) &&
+            !(outer && (loadedTile || outer->hasTrait<OpTrait::ConstantLike>())) &&
             invariants.insert(source).second)
-          g.invariantValues.push_back(
-              {g.ops[u].unit, tensorBytes(source.getType())});
+          g.invariantValues.push_back({g.ops[u].unit, bytes, threadRegs});
         continue;
       }
       unsigned d = opIndex[def];
@@ -389,8 +468,21 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       v.defOp = opIndex[&op];
       // A broadcast is a view: in registers each thread keeps the row values
       // it already has, so it costs what its input costs.
-      v.bytes = isa<BroadcastOp>(op) ? tensorBytes(op.getOperand(0).getType())
-                                     : tensorBytes(result.getType());
+      std::tie(v.bytes, v.threadRegs) = registerCost(result);
+      // A view of a tensor from outside the loop adds nothing: that tensor is
+      // charged for the whole loop (gamma loaded before the loop and
+      // broadcast in it costs what it costs broadcast before it).
+      if (auto b = dyn_cast<BroadcastOp>(op); b && invariants.contains(b.getInput()))
+        v.bytes = v.threadRegs = 0;
+      // A tile of element-wise math read only by reductions in its own unit
+      // is summed as it is made (x * x into a sum of squares): its elements
+      // are never live together (the sixth sweep's n07b, refused at 289).
+      if (isElementWiseTile(&op) && !result.use_empty() &&
+          llvm::all_of(result.getUsers(), [&](Operation *user) {
+            return isa<ReduceOp>(user) && opIndex.count(user) &&
+                   g.ops[opIndex[user]].unit == g.ops[opIndex[&op]].unit;
+          }))
+        v.bytes = v.threadRegs = 0;
       // An upcast B lives in shared memory (Unit::localSmemBytes).
       if (isa<UpcastOp>(op) && upcastFeedsDotB(result))
         v.bytes = 0;

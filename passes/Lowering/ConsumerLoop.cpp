@@ -1182,6 +1182,17 @@ void ConsumerEmitter::run() {
   frame.forEachTile(e, [&](Value base, Value tile) {
     curBase = base;
     curTile = tile;
+    // Without a producer warp group, thread 0 loads the tile's own tiles
+    // (the producer's part in a warp-specialized kernel: WarpGroupFrame's
+    // emitProducerLoop), those only the epilogue reads too: their buffers
+    // are free, the previous tile's epilogue released them. Nobody loaded
+    // them, and a persistent kernel with every unit in one group waited for
+    // its bias forever (bench/results/random-schedules-h200-2026-11-29).
+    if (p.producerGroup < 0 && !p.tileRings.empty())
+      e.ifThen(e.cmp(CmpIPredicate::eq, ctid, e.c32(0)), [&] {
+        for (const Ring &r : p.tileRings)
+          frame.produce(e, r, tile, Value());
+      });
     for (const Ring &r : p.tileRings)
       if (!r.afterLoop)
         frame.waitFull(e, r, tile);

@@ -1073,7 +1073,7 @@ LoadDot withCarriedValue(int64_t bytes) {
   k.graph.ops.push_back(LoopOp{2, "arith.addf", ""});
   k.graph.ops.push_back(LoopOp{3, "arith.mulf", ""});
   k.graph.edges.push_back(Edge{2, 3, 2, 3, false, false, "its value"});
-  k.graph.values.push_back(LoopValue{2, bytes, {ValueUse{3, false}}});
+  k.graph.values.push_back(LoopValue{2, bytes, 0, {ValueUse{3, false}}});
   k.graph.initialSchedule.set("Make", {1, 3, 1, 0});
   k.graph.initialSchedule.set("Read", {1, 4, 1, 0});
   UnitWork make, read;
