@@ -100,10 +100,18 @@ void header(AppState &app, TimelineUi &ui) {
   if (p.ok) {
     ImGui::TextColored(toVec4(colors::text), "predicted");
     ImGui::SameLine();
-    ImGui::TextDisabled("iteration %s, bound: %s, %.0f TFLOP/s at %.2f GHz, %lld CTA/SM, %.1f "
-                        "waves%s",
-                        formatNs(p.iterationNs).c_str(), p.bound.c_str(), p.tflops, p.clockGHz,
-                        static_cast<long long>(p.ctasPerSM), p.waves, at.c_str());
+    // A loop without dots (a norm, a softmax stream) moves bytes: its rate
+    // is the DRAM traffic, not "0 TFLOP/s". A launch of a few CTAs is a
+    // small fraction of a wave, not "0.0".
+    char rate[64];
+    if (p.flops > 0)
+      std::snprintf(rate, sizeof rate, "%.0f TFLOP/s", p.tflops);
+    else
+      std::snprintf(rate, sizeof rate, "%.2f TB/s from DRAM", p.dramTBps);
+    ImGui::TextDisabled("iteration %s, bound: %s, %s at %.2f GHz, %lld CTA/SM, %.*f waves%s",
+                        formatNs(p.iterationNs).c_str(), p.bound.c_str(), rate, p.clockGHz,
+                        static_cast<long long>(p.ctasPerSM), p.waves < 0.1 ? 2 : 1, p.waves,
+                        at.c_str());
     if (ImGui::IsItemHovered()) {
       std::string tip = p.boundAndSourcesText();
       for (const std::string &n : p.notes)
