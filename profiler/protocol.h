@@ -18,6 +18,9 @@ namespace stagecraft::profiler {
 constexpr int kDefaultWarmup = 5;
 constexpr int kDefaultReps = 30;
 constexpr double kDefaultWatchdogSeconds = 20.0;
+/// The slowest rate assumed of a bundle's IR reference (a plain kernel, fp32 math): its launch
+/// gets one more second of watchdog per this many of the problem's FLOPs.
+constexpr double kReferenceFlopsPerSecond = 0.5e12;
 constexpr int kMaxReps = 100000;
 
 struct Request {

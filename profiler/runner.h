@@ -37,7 +37,7 @@ public:
 
 private:
   GpuSession() = default;
-  void waitStream(CUstream stream, const char *what);
+  void waitStream(CUstream stream, const char *what, double seconds = -1);
   void runOrThrow(const Request &request, Result &r);
   // Runs the instrumented kernel (after timing), times it the same way and fills r.trace.
   void measureTimeline(const Request &request, const Manifest &m, LoadedBundle &bundle, int sets, Result &r);
