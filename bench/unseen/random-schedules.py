@@ -130,8 +130,11 @@ def cmd_compile(args):
     chosen = loops()
     if args.match:
         chosen = [p for p in chosen if re.search(args.match, p)]
+    stems = [os.path.basename(ir)[:-5] for ir in chosen]
     for ir in chosen:
         stem = os.path.basename(ir)[:-5]
+        if stems.count(stem) > 1:  # the same file name in two sweeps: keep both bundles
+            stem = os.path.basename(os.path.dirname(ir)) + "-" + stem
         base = default_schedule(ir)
         if base is None:
             print(f"{stem}: no default schedule (refused)", file=log, flush=True)
