@@ -81,9 +81,13 @@ DramShare dramShare(const KernelCosts &costs, const HopperModel &model, int64_t 
 std::string Prediction::summary() const {
   if (!ok)
     return "no prediction: " + error;
-  return formatv("iteration {0:F3} us, bound: {1}; {2:F1} TFLOP/s predicted "
+  // A loop without dots (a norm, a softmax stream) moves bytes: its rate is
+  // its DRAM traffic, not "0.0 TFLOP/s".
+  std::string rate = flops > 0 ? formatv("{0:F1} TFLOP/s", tflops).str()
+                               : formatv("{0:F2} TB/s from DRAM", dramTBps).str();
+  return formatv("iteration {0:F3} us, bound: {1}; {2} predicted "
                  "({3} CTA(s)/SM, {4:F2} waves)",
-                 iterationNs / 1000.0, bound, tflops, ctasPerSM, waves)
+                 iterationNs / 1000.0, bound, rate, ctasPerSM, waves)
       .str();
 }
 
