@@ -3,6 +3,7 @@
 #include "core/Schedule/Legality.h"
 #include "core/Dialect/Tile/IR/Cluster.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -445,7 +446,10 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
         Operation *outer = source.getDefiningOp();
         auto [bytes, threadRegs] = registerCost(source);
         bool loadedTile = outer && isa<LoadOp>(outer) && threadRegs == 0;
-        if (!carried && !dead && isTensor(source.getType()) &&
+        // A splat (a scalar bound as a tile) or other position math is made
+        // where it is read: one value a thread, no tile (it was charged a
+        // whole 64x256 i32 tile, and a softmax over rows was refused at 290).
+        if (!carried && !dead && isTensor(source.getType()) && !positionOnly(source) &&
             !(outer && (loadedTile || outer->hasTrait<OpTrait::ConstantLike>())) &&
             invariants.insert(source).second)
           g.invariantValues.push_back({g.ops[u].unit, bytes, threadRegs});
@@ -457,6 +461,33 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
         g.edges.push_back({g.ops[d].unit, g.ops[u].unit, d, u, carried,
                            fromLoad, describeValue(source, fromLoad)});
     }
+  }
+  // Element-wise tiles whose elements are consumed as they are made: every
+  // reader is a reduction in the same unit, or element-wise math in it that
+  // is itself consumed so and whose other operands do not wait on this tile
+  // (x * x into a sum of squares; exp2(s - max) into a row sum). Their
+  // elements are never live together (the sixth sweep's n07b, refused at
+  // 289, n02 at 290). A tile that a reduction must finish before its other
+  // reader can start (s, read by max(s) and by s - max) is not.
+  DenseSet<Operation *> streamed;
+  for (Operation &op : llvm::reverse(loop.getBody()->without_terminator())) {
+    if (!opIndex.count(&op) || !isElementWiseTile(&op) || op.getResult(0).use_empty())
+      continue;
+    unsigned unit = g.ops[opIndex[&op]].unit;
+    SetVector<Operation *> after;
+    getForwardSlice(&op, &after);
+    bool ok = llvm::all_of(op.getResult(0).getUsers(), [&](Operation *user) {
+      if (!opIndex.count(user) || g.ops[opIndex[user]].unit != unit)
+        return false;
+      if (isa<ReduceOp>(user))
+        return true;
+      return streamed.contains(user) && llvm::all_of(user->getOperands(), [&](Value o) {
+               Operation *d = o.getDefiningOp();
+               return o == op.getResult(0) || !d || !after.contains(d);
+             });
+    });
+    if (ok)
+      streamed.insert(&op);
   }
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (!opIndex.count(&op) || isa<LoadOp>(op))
@@ -474,14 +505,9 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       // broadcast in it costs what it costs broadcast before it).
       if (auto b = dyn_cast<BroadcastOp>(op); b && invariants.contains(b.getInput()))
         v.bytes = v.threadRegs = 0;
-      // A tile of element-wise math read only by reductions in its own unit
-      // is summed as it is made (x * x into a sum of squares): its elements
-      // are never live together (the sixth sweep's n07b, refused at 289).
-      if (isElementWiseTile(&op) && !result.use_empty() &&
-          llvm::all_of(result.getUsers(), [&](Operation *user) {
-            return isa<ReduceOp>(user) && opIndex.count(user) &&
-                   g.ops[opIndex[user]].unit == g.ops[opIndex[&op]].unit;
-          }))
+      // A tile of element-wise math summed as it is made holds no registers
+      // of its own (streamedTiles).
+      if (streamed.contains(&op))
         v.bytes = v.threadRegs = 0;
       // An upcast B lives in shared memory (Unit::localSmemBytes).
       if (isa<UpcastOp>(op) && upcastFeedsDotB(result))
