@@ -506,7 +506,7 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       if (auto b = dyn_cast<BroadcastOp>(op); b && invariants.contains(b.getInput()))
         v.bytes = v.threadRegs = 0;
       // A tile of element-wise math summed as it is made holds no registers
-      // of its own (streamedTiles).
+      // of its own (`streamed` above).
       if (streamed.contains(&op))
         v.bytes = v.threadRegs = 0;
       // An upcast B lives in shared memory (Unit::localSmemBytes).
