@@ -8,7 +8,7 @@ and verifies", tried beyond the schedules anyone wrote by hand.
 For each loop (assets/, test/Inputs/unseen/, bench/unseen/ and its sweeps) the default schedule
 is read (stagecraft-opt -tile-materialize-schedule -tile-export-schedule), then moved by one to
 three random moves the board allows (a unit's stage, its order, its group, a dot's wait, the
-consumers' arrangement), and compiled. The compiler refuses the illegal ones (that is its job:
+consumers' arrangement, register budgets, a cluster), and compiled. The compiler refuses the illegal ones (that is its job:
 those attempts are dropped); a legal one whose PTX differs from the default's and from every one
 kept before is kept as DEV/bundles/LOOP--rsN, its schedule copied beside the generator's log
 (DEV/schedules/LOOP--rsN.json) so that a run can be repeated. Sizes stay the loop's defaults,
@@ -68,7 +68,8 @@ def mutate(sched, rng):
     moves = []
     for _ in range(rng.randint(1, 3)):
         o = rng.choice(ops)
-        kind = rng.choice(["stage", "stage", "order", "group", "wait", "consumers"])
+        kind = rng.choice(["stage", "stage", "order", "group", "wait", "consumers", "registers",
+                           "cluster"])
         if kind == "stage":
             o["stage"] = max(0, o["stage"] + rng.choice([-2, -1, 1, 1, 2]))
             moves.append(f"{o['name']} stage {o['stage']}")
@@ -86,6 +87,15 @@ def mutate(sched, rng):
             o = rng.choice(dots)
             o["wait"] = rng.choice([0, 1, 2])
             moves.append(f"{o['name']} wait {o['wait']}")
+        elif kind == "registers":
+            # setmaxnreg counts per group (0: the default share); the legality check refuses
+            # budgets the block cannot hold.
+            s["registers"] = [rng.choice([0, 24, 40, 56]) if g == 0 else
+                              rng.choice([0, 160, 192, 216, 232, 240]) for g in groups]
+            moves.append(f"registers {s['registers']}")
+        elif kind == "cluster":
+            s["cluster"] = rng.choice([2, 4])
+            moves.append(f"cluster {s['cluster']}")
         else:
             s["consumers"] = rng.choice(["pingpong", "staggered", "cooperative"])
             moves.append(f"consumers {s['consumers']}")
