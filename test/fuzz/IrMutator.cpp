@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cstdint>
 #include <regex>
 #include <vector>
@@ -55,14 +56,20 @@ bool mutateNumber(std::string &text, std::minstd_rand &rng) {
   std::string old = text.substr(at.pos, at.len);
   std::string repl;
   switch (rng() % 4) {
+  // In 128 bits: strtoll saturates a long number to LLONG_MAX, and one more
+  // (or twice it) overflowed the mutator itself (UBSan, a 6-minute run).
   case 0: {
-    long long v = std::strtoll(old.c_str(), nullptr, 10);
-    repl = std::to_string(v + (rng() % 2 ? 1 : -1));
+    __int128 v = std::strtoll(old.c_str(), nullptr, 10);
+    v += rng() % 2 ? 1 : -1;
+    repl = v > LLONG_MAX ? "9223372036854775808" : v < LLONG_MIN ? "-9223372036854775809"
+                                                                 : std::to_string((long long)v);
     break;
   }
   case 1: {
-    long long v = std::strtoll(old.c_str(), nullptr, 10);
-    repl = std::to_string(rng() % 2 ? v * 2 : v / 2);
+    __int128 v = std::strtoll(old.c_str(), nullptr, 10);
+    v = rng() % 2 ? v * 2 : v / 2;
+    repl = v > LLONG_MAX ? "18446744073709551614" : v < LLONG_MIN ? "-18446744073709551616"
+                                                                  : std::to_string((long long)v);
     break;
   }
   default:

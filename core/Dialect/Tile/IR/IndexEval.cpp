@@ -311,6 +311,10 @@ std::optional<double> IndexEvaluator::countLinear(scf::ForOp loop, int64_t lb, i
 }
 
 std::optional<double> IndexEvaluator::overPrograms(int64_t maxIterations, bool useful) const {
+  // Every program takes one of the budget at least: a grid past it is
+  // refused before any is counted.
+  if (double(grid[0]) * double(grid[1]) * double(grid[2]) > double(maxIterations))
+    return std::nullopt;
   int64_t budget = maxIterations;
   double total = 0;
   for (int64_t z = 0; z < grid[2]; ++z)
