@@ -585,8 +585,14 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     return res.ctaEnd + static_cast<double>(trip - sim) * rate;
   };
 
-  out.flops = costs.countedFlops();
   out.executedFlops = costs.dotFlops();
+  // The count a TFLOP/s means, but never more than the simulated launch
+  // executes: where a loop's trip count could not be evaluated (a tile loop
+  // bounded by an xor: 2 of its tiles assumed a CTA) the problem's count
+  // over the assumed launch's time was 9110 TFLOP/s (the compile fuzzer).
+  out.flops = costs.countedFlops();
+  if (out.executedFlops > 0 && !costs.notes.empty())
+    out.flops = std::min(out.flops, out.executedFlops);
   if (!options.wholeLaunch) {
     out.ok = true;
     return out;

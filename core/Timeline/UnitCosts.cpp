@@ -1,5 +1,6 @@
 //===- UnitCosts.cpp - the work of each unit, read from the IR ------------===//
 #include "core/Timeline/UnitCosts.h"
+#include "core/Dialect/Tile/IR/IntFold.h"
 
 #include "core/Dialect/Tile/IR/Cluster.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
@@ -142,33 +143,7 @@ private:
     auto a = operand(0), b = operand(1);
     if (!a || !b)
       return std::nullopt;
-    int64_t x = *a, y = *b;
-    auto floorDiv = [](int64_t p, int64_t q) {
-      int64_t d = p / q;
-      return (p % q != 0 && ((p < 0) != (q < 0))) ? d - 1 : d;
-    };
-    if (isa<arith::AddIOp>(op)) return x + y;
-    if (isa<arith::SubIOp>(op)) return x - y;
-    if (isa<arith::MulIOp>(op)) return x * y;
-    if (isa<arith::MinSIOp, arith::MinUIOp>(op)) return std::min(x, y);
-    if (isa<arith::MaxSIOp, arith::MaxUIOp>(op)) return std::max(x, y);
-    if (y == 0)
-      return std::nullopt;
-    if (isa<arith::DivSIOp, arith::DivUIOp>(op)) return x / y;
-    if (isa<arith::RemSIOp, arith::RemUIOp>(op)) return x % y;
-    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op)) return -floorDiv(-x, y);
-    if (isa<arith::FloorDivSIOp>(op)) return floorDiv(x, y);
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq: return x == y;
-      case arith::CmpIPredicate::ne: return x != y;
-      case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return x < y;
-      case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return x <= y;
-      case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return x > y;
-      case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return x >= y;
-      }
-    }
-    return std::nullopt;
+    return tile::foldIntBinary(op, *a, *b);
   }
 
   const KernelSignature &sig_;

@@ -49,41 +49,56 @@ std::optional<int64_t> IndexEvaluator::eval(Value v, const DenseMap<Value, int64
       return std::nullopt;
     x.push_back(*r);
   }
-  auto nonzero = [&](int64_t d) -> std::optional<int64_t> {
-    return d == 0 ? std::nullopt : std::optional<int64_t>(d);
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return x[0];
+  if (isa<arith::SelectOp>(def))
+    return x[0] ? x[1] : x[2];
+  if (x.size() != 2)
+    return std::nullopt;
+  return foldIntBinary(def, x[0], x[1]);
+}
+
+std::optional<int64_t> stagecraft::tile::foldIntBinary(Operation *op, int64_t x, int64_t y) {
+  // Shifts past the word and division by zero are not evaluated.
+  auto shift = [&](auto f) -> std::optional<int64_t> {
+    if (y < 0 || y > 62) return std::nullopt;
+    return f();
   };
-  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
-      .Case([&](arith::AddIOp) { return x[0] + x[1]; })
-      .Case([&](arith::SubIOp) { return x[0] - x[1]; })
-      .Case([&](arith::MulIOp) { return x[0] * x[1]; })
-      .Case<arith::DivUIOp, arith::DivSIOp>([&](Operation *) -> std::optional<int64_t> {
-        if (!nonzero(x[1])) return std::nullopt;
-        return x[0] / x[1];
+  auto divisor = [&](auto f) -> std::optional<int64_t> {
+    if (y == 0) return std::nullopt;
+    return f();
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+      .Case([&](arith::AddIOp) { return x + y; })
+      .Case([&](arith::SubIOp) { return x - y; })
+      .Case([&](arith::MulIOp) { return x * y; })
+      .Case<arith::DivUIOp, arith::DivSIOp>([&](Operation *) { return divisor([&] { return x / y; }); })
+      .Case<arith::RemUIOp, arith::RemSIOp>([&](Operation *) { return divisor([&] { return x % y; }); })
+      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>(
+          [&](Operation *) { return divisor([&] { return ceilDiv(x, y); }); })
+      .Case([&](arith::FloorDivSIOp) { return divisor([&] { return floorDiv(x, y); }); })
+      .Case<arith::MinUIOp, arith::MinSIOp>([&](Operation *) { return std::min(x, y); })
+      .Case<arith::MaxUIOp, arith::MaxSIOp>([&](Operation *) { return std::max(x, y); })
+      // Bit operations: a tile index swizzled by an xor, a division by a
+      // power of two written as a shift.
+      .Case([&](arith::AndIOp) { return x & y; })
+      .Case([&](arith::OrIOp) { return x | y; })
+      .Case([&](arith::XOrIOp) { return x ^ y; })
+      .Case([&](arith::ShLIOp) {
+        return shift([&] { return static_cast<int64_t>(static_cast<uint64_t>(x) << y); });
       })
-      .Case<arith::RemUIOp, arith::RemSIOp>([&](Operation *) -> std::optional<int64_t> {
-        if (!nonzero(x[1])) return std::nullopt;
-        return x[0] % x[1];
+      .Case([&](arith::ShRUIOp) {
+        return shift([&] { return static_cast<int64_t>(static_cast<uint64_t>(x) >> y); });
       })
-      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>([&](Operation *) -> std::optional<int64_t> {
-        if (!nonzero(x[1])) return std::nullopt;
-        return ceilDiv(x[0], x[1]);
-      })
-      .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
-        if (!nonzero(x[1])) return std::nullopt;
-        return floorDiv(x[0], x[1]);
-      })
-      .Case<arith::MinUIOp, arith::MinSIOp>([&](Operation *) { return std::min(x[0], x[1]); })
-      .Case<arith::MaxUIOp, arith::MaxSIOp>([&](Operation *) { return std::max(x[0], x[1]); })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp>([&](Operation *) { return x[0]; })
-      .Case([&](arith::SelectOp) { return x[0] ? x[1] : x[2]; })
+      .Case([&](arith::ShRSIOp) { return shift([&] { return x >> y; }); })
       .Case([&](arith::CmpIOp c) -> std::optional<int64_t> {
         switch (c.getPredicate()) {
-        case arith::CmpIPredicate::eq: return x[0] == x[1];
-        case arith::CmpIPredicate::ne: return x[0] != x[1];
-        case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return x[0] < x[1];
-        case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return x[0] <= x[1];
-        case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return x[0] > x[1];
-        case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return x[0] >= x[1];
+        case arith::CmpIPredicate::eq: return x == y;
+        case arith::CmpIPredicate::ne: return x != y;
+        case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return x < y;
+        case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return x <= y;
+        case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return x > y;
+        case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return x >= y;
         }
         return std::nullopt;
       })

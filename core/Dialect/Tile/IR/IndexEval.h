@@ -10,6 +10,7 @@
 #ifndef STAGECRAFT_CORE_DIALECT_TILE_IR_INDEXEVAL_H
 #define STAGECRAFT_CORE_DIALECT_TILE_IR_INDEXEVAL_H
 
+#include "core/Dialect/Tile/IR/IntFold.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 
 #include "llvm/ADT/SmallVector.h"
