@@ -63,6 +63,11 @@ bool stagecraft::isScheduledOp(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
+FailureOr<scf::ForOp> stagecraft::findPipelinedLoopQuietly(func::FuncOp kernel) {
+  ScopedDiagnosticHandler quiet(kernel.getContext(), [](Diagnostic &) { return success(); });
+  return findPipelinedLoop(kernel);
+}
+
 FailureOr<scf::ForOp> stagecraft::findPipelinedLoop(func::FuncOp kernel) {
   SmallVector<scf::ForOp> loops;
   kernel.walk([&](scf::ForOp loop) {

@@ -29,6 +29,11 @@ std::string formatDiagnostic(mlir::Diagnostic &diag);
 /// loads or scheduled ops. Emits an error and fails when there is none or
 /// more than one.
 mlir::FailureOr<mlir::scf::ForOp> findPipelinedLoop(mlir::func::FuncOp kernel);
+/// findPipelinedLoop for a caller that only asks (a peer match, a trip count
+/// for the manifest): no diagnostic. Asked with the error's wording, a kernel
+/// whose loop canonicalization had removed (it stored nothing) was told it had
+/// no loop, before the lowering could say that it stores nothing.
+mlir::FailureOr<mlir::scf::ForOp> findPipelinedLoopQuietly(mlir::func::FuncOp kernel);
 
 /// True for ops of a loop body that a schedule places (tensor ops); scalar
 /// index arithmetic and constants are not scheduled: they follow their users.

@@ -205,7 +205,7 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   // The pipelined loop's trip count (the longest of the first and the last
   // program's) for the reductions' length.
   int64_t trips = 1;
-  if (FailureOr<scf::ForOp> loop = findPipelinedLoop(kernel); succeeded(loop)) {
+  if (FailureOr<scf::ForOp> loop = findPipelinedLoopQuietly(kernel); succeeded(loop)) {
     DenseMap<Value, int64_t> env;
     auto lb = eval.eval(loop->getLowerBound(), env), ub = eval.eval(loop->getUpperBound(), env),
          step = eval.eval(loop->getStep(), env);

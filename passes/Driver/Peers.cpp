@@ -106,7 +106,7 @@ bool coversK(scf::ForOp loop, LoadOp la, ArrayRef<LoadOp> lbs, bool transposeB,
 } // namespace
 
 std::optional<GemmPeer> stagecraft::matchGemmPeer(func::FuncOp kernel) {
-  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoop(kernel);
+  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoopQuietly(kernel);
   if (failed(maybeLoop))
     return std::nullopt;
   scf::ForOp loop = *maybeLoop;
@@ -276,7 +276,7 @@ std::optional<AttentionPeer> stagecraft::matchAttentionPeer(func::FuncOp kernel)
     llvm::sort(n);
     return n;
   }();
-  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoop(kernel);
+  FailureOr<scf::ForOp> maybeLoop = findPipelinedLoopQuietly(kernel);
   if (failed(maybeLoop))
     return std::nullopt;
   scf::ForOp loop = *maybeLoop;

@@ -196,6 +196,15 @@ LogicalResult Placer::run() {
 }
 
 LogicalResult Placer::prepare() {
+  // A kernel that stores nothing computes nothing anyone reads: the
+  // canonicalizer has removed its loop by now, so say that, not "no loop to
+  // pipeline" (the compile fuzzer's loop without a store).
+  bool stores = false;
+  p.kernel.walk([&](StoreOp) { stores = true; });
+  if (!stores)
+    return p.kernel.emitError("tile-lower-to-nvvm: the kernel stores nothing (no tile.store): "
+                              "what it computes is never written, and its loop was removed as "
+                              "dead code");
   FailureOr<scf::ForOp> loop = findPipelinedLoop(p.kernel);
   if (failed(loop))
     return failure();
