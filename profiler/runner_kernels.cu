@@ -73,7 +73,9 @@ extern "C" __global__ void stagecraft_fill_random(void *p, int dtype, uint64_t n
       float u2 = uniformOpen01(seed, 2 * i + 1);
       v = a + b * sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
     } else {
-      v = a + (b - a) * u1;
+      // [a, b): rounding can land a draw on b itself where b - a is large (a page
+      // table over 2^24 pages), an index one past the table.
+      v = fminf(a + (b - a) * u1, nextafterf(b, a));
     }
     switch (dtype) {
     case kBF16: static_cast<__nv_bfloat16 *>(p)[i] = __float2bfloat16_rn(v); break;

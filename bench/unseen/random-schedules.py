@@ -28,7 +28,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.join(ROOT, "build", "bin")
+# STAGECRAFT_BIN: a copy of build/bin, so that a long batch survives a rebuild.
+BIN = os.environ.get("STAGECRAFT_BIN", os.path.join(ROOT, "build", "bin"))
 KEEP = ("manifest.json", "kernel.cubin", "kernel.ptx", "reference.ptx", "schedule.json")
 
 

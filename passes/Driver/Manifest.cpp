@@ -251,12 +251,23 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       // their range densely there); e8m0 scales 2^x for x drawn in [-2, 2]
       // and rounded, powers of two near 1.
       // An i32 table (pages, lengths, offsets) is all zeros, the one value
-      // valid as any index: edit its init for others (docs/bundle-format.md).
+      // valid as any index. An argument's `tile.init` range replaces the
+      // draw: lengths in [100, 4096), pages in [0, B * H * S / 128).
       double range = isScaleType(desc.getElementType()) ? 2.0 : 1.0;
       bool table = desc.getElementType().isInteger(32);
+      double low = table ? 0.0 : -range, high = range;
+      unsigned k = llvm::find(sig->descArgs, i) - sig->descArgs.begin();
+      FailureOr<std::optional<std::pair<double, double>>> init = sig->initRange(k, *bound);
+      if (failed(init))
+        return failure();
+      if (*init && stored[i])
+        return kernel.emitOpError("argument #")
+               << i << " is stored: `tile.init` gives the range of an input's elements";
+      if (*init)
+        std::tie(low, high) = **init;
       if (!stored[i])
-        tensor["init"] = llvm::json::Object{{"kind", "uniform"}, {"low", table ? 0.0 : -range},
-                                            {"high", range}, {"seed", int64_t(i + 1)}};
+        tensor["init"] = llvm::json::Object{
+            {"kind", "uniform"}, {"low", low}, {"high", high}, {"seed", int64_t(i + 1)}};
       tensors.push_back(std::move(tensor));
       int64_t swizzle = desc.getLoadSwizzleBytes();
       // L2 promotion 256B, but 128B for a tensor whose rows are not a

@@ -7,8 +7,10 @@ module {
       %K: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
       %V: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
       %O: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
-      %DQ: !tile.desc<1x128xi32> {tile.shape = affine_map<()[B, H, S] -> (B * H, S)>},
-      %DK: !tile.desc<1x128xi32> {tile.shape = affine_map<()[B, H, S] -> (B * H, S)>},
+      %DQ: !tile.desc<1x128xi32> {tile.shape = affine_map<()[B, H, S] -> (B * H, S)>,
+        tile.init = array<f64: 0.0, 4.0>},
+      %DK: !tile.desc<1x128xi32> {tile.shape = affine_map<()[B, H, S] -> (B * H, S)>,
+        tile.init = array<f64: 0.0, 4.0>},
       %B: index {tile.size = "B"}, %H: index {tile.size = "H"},
       %S: index {tile.size = "S"})
       attributes {tile.kernel,

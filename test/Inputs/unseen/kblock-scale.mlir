@@ -6,7 +6,8 @@ module {
   func.func @kscale(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
       %B: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
-      %S: !tile.desc<128xf32> {tile.shape = affine_map<()[M, N, K] -> (K ceildiv 64)>},
+      %S: !tile.desc<128xf32> {tile.shape = affine_map<()[M, N, K] -> (K ceildiv 64)>,
+        tile.init = array<f64: 0.5, 2.0>},
       %C: !tile.desc<128x128xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
       %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})
       attributes {tile.kernel,

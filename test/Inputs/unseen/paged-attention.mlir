@@ -8,7 +8,8 @@ module {
       %K: !tile.desc<128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H * S, 96)>},
       %V: !tile.desc<128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H * S, 96)>},
       %O: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
-      %PT: !tile.desc<1x64xf32> {tile.shape = affine_map<()[B, H, S] -> (B * H, 64)>},
+      %PT: !tile.desc<1x64xf32> {tile.shape = affine_map<()[B, H, S] -> (B * H, 64)>,
+        tile.init = affine_map<()[B, H, S] -> (0, (B * H * S) ceildiv 128)>},
       %B: index {tile.size = "B"}, %H: index {tile.size = "H"},
       %S: index {tile.size = "S"})
       attributes {tile.kernel,

@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace stagecraft::tile;
@@ -63,7 +64,17 @@ FailureOr<KernelSignature> KernelSignature::get(func::FuncOp func) {
                         desc.getRank())))
       return failure();
     sig.descShapes.push_back(shape.getValue());
+    Attribute init = func.getArgAttr(i, TileDialect::kInitAttrName);
+    if (auto map = dyn_cast_or_null<AffineMapAttr>(init))
+      if (failed(checkMap(map.getValue(), "tile.init of argument #" + std::to_string(i), 2)))
+        return failure();
+    sig.descInits.push_back(init);
   }
+  for (unsigned i : sig.sizeArgs)
+    if (func.getArgAttr(i, TileDialect::kInitAttrName))
+      return func.emitOpError("kernel argument #")
+             << i << " is a size: `tile.init` gives the range a tensor's elements are drawn "
+                "from, on a tensor descriptor";
 
   auto grid = func->getAttrOfType<AffineMapAttr>(TileDialect::kGridAttrName);
   if (!grid)
@@ -110,6 +121,39 @@ std::vector<int64_t> KernelSignature::evaluate(AffineMap map,
   for (AffineExpr e : folded.getResults())
     values.push_back(cast<AffineConstantExpr>(e).getValue());
   return values;
+}
+
+std::string stagecraft::tile::formatRange(double low, double high) {
+  char text[64];
+  std::snprintf(text, sizeof text, "[%g, %g)", low, high);
+  return text;
+}
+
+FailureOr<std::optional<std::pair<double, double>>>
+KernelSignature::initRange(unsigned k, const Bound &b) const {
+  Attribute init = descInits[k];
+  if (!init)
+    return std::optional<std::pair<double, double>>();
+  double low, high;
+  if (auto map = dyn_cast<AffineMapAttr>(init)) {
+    std::vector<int64_t> v = evaluate(map.getValue(), b.values);
+    low = double(v[0]);
+    high = double(v[1]);
+  } else {
+    auto range = cast<DenseF64ArrayAttr>(init);
+    low = range[0];
+    high = range[1];
+  }
+  if (!(low < high)) {
+    func::FuncOp f = func;
+    std::string at;
+    for (const auto &[name, value] : b.sizes)
+      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    return f.emitOpError("`tile.init` of argument #")
+           << descArgs[k] << " is empty at " << at << ": "
+           << formatRange(low, high);
+  }
+  return std::optional<std::pair<double, double>>(std::make_pair(low, high));
 }
 
 FailureOr<KernelSignature::Bound>

@@ -17,6 +17,7 @@
 
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct KernelSignature {
   std::vector<unsigned> descArgs;
   std::vector<mlir::AffineMap> descShapes;
   mlir::AffineMap grid;
+  /// Per descriptor argument (parallel to descArgs): the `tile.init` range
+  /// its input is drawn from, constant or an affine map of the sizes with
+  /// two results; null where the argument has none (the default draw).
+  std::vector<mlir::Attribute> descInits;
 
   /// Reads and checks the signature; emits a diagnostic at the offending
   /// function or argument on failure.
@@ -60,7 +65,16 @@ struct KernelSignature {
   /// otherwise, so that the compiler, the timeline and the app refuse the
   /// same sizes with the same words.
   mlir::LogicalResult checkTensors(const Bound &b) const;
+
+  /// The `tile.init` range [low, high) of descriptor `k` (an index into
+  /// descArgs) at `b`'s sizes, or std::nullopt where it declares none. A
+  /// range that is empty at these sizes is an error at the kernel.
+  mlir::FailureOr<std::optional<std::pair<double, double>>> initRange(unsigned k,
+                                                                       const Bound &b) const;
 };
+
+/// "[low, high)" with the shortest digits (`tile.init` diagnostics).
+std::string formatRange(double low, double high);
 
 /// The kernels of a module, in order.
 llvm::SmallVector<mlir::func::FuncOp> getKernels(mlir::ModuleOp module);

@@ -28,7 +28,8 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   // Discardable attributes the dialect owns: `tile.sched` on any op,
-  // `tile.kernel` & co. on kernels, `tile.shape` / `tile.size` on arguments.
+  // `tile.kernel` & co. on kernels, `tile.shape` / `tile.size` /
+  // `tile.init` on arguments.
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
@@ -42,6 +43,7 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kClusterAttrName = "tile.cluster";
     static constexpr ::llvm::StringLiteral kShapeAttrName = "tile.shape";
     static constexpr ::llvm::StringLiteral kSizeAttrName = "tile.size";
+    static constexpr ::llvm::StringLiteral kInitAttrName = "tile.init";
   }];
 }
 

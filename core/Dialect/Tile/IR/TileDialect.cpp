@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace stagecraft::tile;
 
@@ -132,6 +134,29 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned,
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError("`tile.size` of argument #")
              << argIndex << " must be a string";
+    return success();
+  }
+  if (name == kInitAttrName) {
+    // The range an input is drawn from: constants, or an affine map of the
+    // sizes (a page table over B * H * S / 128 pages); the map's symbols are
+    // checked with the signature.
+    if (auto map = dyn_cast<AffineMapAttr>(attr.getValue())) {
+      if (map.getValue().getNumResults() != 2 || map.getValue().getNumDims() != 0)
+        return op->emitError("`tile.init` of argument #")
+               << argIndex << " must have two results, low and high: "
+                  "affine_map<()[SIZES] -> (LOW, HIGH)>";
+      return success();
+    }
+    auto range = dyn_cast<DenseF64ArrayAttr>(attr.getValue());
+    if (!range || range.size() != 2)
+      return op->emitError("`tile.init` of argument #")
+             << argIndex << " must be a range `array<f64: LOW, HIGH>` or an affine map of the "
+                "sizes with two results";
+    double low = range[0], high = range[1];
+    if (!std::isfinite(low) || !std::isfinite(high) || !(low < high))
+      return op->emitError("`tile.init` of argument #")
+             << argIndex << " must be finite with LOW < HIGH, got "
+             << formatRange(low, high);
     return success();
   }
   return op->emitError("unknown tile dialect argument attribute `")
