@@ -5,7 +5,8 @@ module {
       %K: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
       %V: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
       %O: !tile.desc<1x128x96xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 96)>},
-      %Lens: !tile.desc<1x4xf32> {tile.shape = affine_map<()[B, H, S] -> (B * H, 4)>},
+      %Lens: !tile.desc<1x4xf32> {tile.shape = affine_map<()[B, H, S] -> (B * H, 4)>,
+        tile.init = affine_map<()[B, H, S] -> (1, S + 1)>},
       %B: index {tile.size = "B"}, %H: index {tile.size = "H"},
       %S: index {tile.size = "S"})
       attributes {tile.kernel,
