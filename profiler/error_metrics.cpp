@@ -24,4 +24,12 @@ bool passes(const ErrorSummary &s, const Tolerance &tol) {
   return n <= tol.normRel && m <= tol.maxRel;
 }
 
+Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise) {
+  if (noise.nonfinite != 0 || noise.count == 0) return tol;
+  double n = normRelErr(noise), m = maxRelErr(noise);
+  if (!std::isfinite(n) || !std::isfinite(m)) return tol;
+  return Tolerance{std::max(tol.normRel, std::min(kReorderToleranceCap, kReorderNoiseFactor * n)),
+                   std::max(tol.maxRel, std::min(kReorderToleranceCap, kReorderNoiseFactor * m))};
+}
+
 }  // namespace stagecraft::profiler

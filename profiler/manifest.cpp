@@ -311,6 +311,7 @@ IrReference parseIrReference(const Obj &o, Manifest &m) {
   r.block = dims3(o, "block");
   if (r.block[0] * r.block[1] * r.block[2] > 1024) fail(o.field("block"), "more than 1024 threads per block");
   r.scratchBytesPerBlock = o.integer("scratch_bytes_per_block", 0, int64_t(1) << 34);
+  if (o.has("reorder")) r.reorder = o.boolean("reorder");
   const json::Value &outs = o.array("outputs");
   if (outs.items().empty()) fail(o.field("outputs"), "must list at least one output");
   for (size_t i = 0; i < outs.items().size(); ++i) {

@@ -122,6 +122,8 @@ struct IrReference {
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{256, 1, 1};
   int64_t scratchBytesPerBlock = 0;
+  // The kernel takes a trailing i32 after scratch: non-zero runs every sum in reverse.
+  bool reorder = false;
   std::vector<OutputCheck> outputs;
 };
 

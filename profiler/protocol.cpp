@@ -191,6 +191,14 @@ Value resultToJson(const Result &r) {
     ck.set("nonfinite_count", Value::number(double(c.errors.nonfinite)));
     ck.set("max_rel_tol", Value::number(c.tolerance.maxRel));
     ck.set("norm_rel_tol", Value::number(c.tolerance.normRel));
+    // Where the derived tolerance was missed: that tolerance and the reference's own movement
+    // with its sums reordered, which widened it (error_metrics.h).
+    if (c.reordered) {
+      ck.set("derived_max_rel_tol", Value::number(c.derived.maxRel));
+      ck.set("derived_norm_rel_tol", Value::number(c.derived.normRel));
+      ck.set("reordered_max_rel_err", Value::number(maxRelErr(c.reorderNoise)));
+      ck.set("reordered_norm_rel_err", Value::number(normRelErr(c.reorderNoise)));
+    }
     checks.push(ck);
   }
   o.set("checks", checks);

@@ -344,6 +344,7 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
                          {"grid", llvm::json::Array{ref->blocks, 1, 1}},
                          {"block", llvm::json::Array{ref->threads, 1, 1}},
                          {"scratch_bytes_per_block", ref->scratchPerBlock},
+                         {"reorder", true},
                          {"outputs", std::move(outs)}};
     reference = llvm::formatv(",\n  \"reference\": {0}", llvm::json::Value(std::move(r))).str();
   } else {

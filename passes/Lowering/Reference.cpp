@@ -14,8 +14,13 @@
 // uses for elementwise ops, with the plain forms of approximate functions.
 //
 // Parameters: the kernel's (tensor descriptors become global pointers to the
-// tensors' data, row-major; sizes stay i32) and a trailing scratch pointer
-// of `stagecraft.scratch_per_block` bytes per block.
+// tensors' data, row-major; sizes stay i32), a scratch pointer of
+// `stagecraft.scratch_per_block` bytes per block, and an i32 `reorder`: when
+// non-zero every sum (a dot's K, a reduction) runs its terms in reverse, so
+// that the runner can see how far the outputs move with the sums' rounding
+// alone (math that shrinks a sum far below its terms' scale turns that
+// rounding into a large relative error no tolerance derived from the IR
+// foresees: docs/compiler.md, the reference lowering).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -296,6 +301,7 @@ LogicalResult ReferenceLowering::run() {
   for (Type t : kernel.getArgumentTypes())
     argTypes.push_back(isa<DescType>(t) ? e.ptr(1) : t.isIndex() ? e.i32() : t);
   argTypes.push_back(e.ptr(1));
+  argTypes.push_back(e.i32());
   auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   fn = LLVM::LLVMFuncOp::create(b, loc, (kernel.getSymName() + "_reference").str(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -323,7 +329,8 @@ LogicalResult ReferenceLowering::run() {
   Value programs = e.mul(e.mul(grid[0], grid[1]), grid[2]);
 
   tid = e.threadIdx();
-  Value scratch = entry->getArgument(argTypes.size() - 1);
+  Value scratch = entry->getArgument(argTypes.size() - 2);
+  reorder = e.cmp(CmpIPredicate::ne, entry->getArgument(argTypes.size() - 1), e.c32(0));
   sources.programId = [this](Emitter &, int dim) { return pid[dim]; };
   sources.numPrograms = [this](Emitter &, int dim) { return grid[dim]; };
   sources.extract = [this](Emitter &, Value tensor, ValueRange index) {

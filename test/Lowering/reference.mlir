@@ -2,13 +2,18 @@
 // RUN: stagecraft-opt %assets/attention_fwd_d128_causal.mlir -tile-lower-reference | FileCheck %s --check-prefix=ATTN
 
 // The reference kernel: the kernel's parameters with descriptors as global
-// pointers, then the scratch; one block of 256 threads per program at a
-// time; no shared memory, no wgmma, no TMA, no mbarrier.
-// CHECK: llvm.func @gemm_reference(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>)
+// pointers, then the scratch and `reorder`; one block of 256 threads per
+// program at a time; no shared memory, no wgmma, no TMA, no mbarrier.
+// CHECK: llvm.func @gemm_reference(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %[[REORDER:.*]]: i32)
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>
 // CHECK-SAME: stagecraft.scratch_per_block = {{[0-9]+}}
-// The dot: a loop over K of fused multiply-adds on fp32 slots.
-// CHECK: scf.for
+// `reorder` non-zero runs every sum backwards (the runner's second run).
+// CHECK: %[[REV:.*]] = arith.cmpi ne, %[[REORDER]], %{{.*}} : i32
+// The dot: a loop over K of fused multiply-adds on fp32 slots, step k or
+// K - 1 - k.
+// CHECK: scf.for %[[K:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[BACK:.*]] = arith.subi %{{.*}}, %[[K]] : i32
+// CHECK: arith.select %[[REV]], %[[BACK]], %[[K]] : i32
 // CHECK: llvm.intr.fma
 // CHECK: nvvm.barrier0
 // CHECK-NOT: wgmma

@@ -57,4 +57,37 @@ TEST(ErrorMetrics, NothingComparedOrZeroReferenceFails) {
   EXPECT_TRUE(std::isinf(normRelErr(summary(1.0, 0.0, 1.0, 0.0))));
 }
 
+// The failing case of docs/compiler.md's known limit: an f32 output of x / (1 + x^2) over a
+// K = 4096 dot, 2.7e-5 norm-wise and 4.7e-4 at most against a derived 1.6e-5 / 1e-4.
+TEST(ErrorMetrics, ReorderNoiseWidensTheDerivedTolerance) {
+  Tolerance derived{1.6e-5, 1e-4};
+  ErrorSummary kernel = summary(2.7e-5 * 2.7e-5, 1.0, 4.7e-4, 1.0);
+  EXPECT_FALSE(passes(kernel, derived));
+  // The reference moves 1.5e-5 norm-wise, 2e-4 at most with its sums reordered: 4x that holds.
+  Tolerance widened = widenedByReorderNoise(derived, summary(1.5e-5 * 1.5e-5, 1.0, 2e-4, 1.0));
+  EXPECT_DOUBLE_EQ(widened.normRel, 6e-5);
+  EXPECT_DOUBLE_EQ(widened.maxRel, 8e-4);
+  EXPECT_TRUE(passes(kernel, widened));
+  // A wrong kernel (a tile missed: 0.1 norm-wise) is not hidden by a reference's rounding.
+  EXPECT_FALSE(passes(summary(0.1 * 0.1, 1.0, 0.3, 1.0), widened));
+}
+
+TEST(ErrorMetrics, ReorderNoiseNeverNarrowsOrPassesTheCap) {
+  Tolerance derived{1e-2, 5e-2};
+  // A reference that barely moves leaves the derived tolerance as it is.
+  Tolerance same = widenedByReorderNoise(derived, summary(1e-12, 1.0, 1e-6, 1.0));
+  EXPECT_DOUBLE_EQ(same.normRel, 1e-2);
+  EXPECT_DOUBLE_EQ(same.maxRel, 5e-2);
+  // One that moves a lot is capped: it checks nothing past that.
+  Tolerance capped = widenedByReorderNoise(derived, summary(0.5 * 0.5, 1.0, 0.9, 1.0));
+  EXPECT_DOUBLE_EQ(capped.normRel, kReorderToleranceCap);
+  EXPECT_DOUBLE_EQ(capped.maxRel, kReorderToleranceCap);
+  // A second run with NaN, or nothing compared, widens nothing.
+  Tolerance nan = widenedByReorderNoise(derived, summary(1.0, 1.0, 1.0, 1.0, /*nonfinite=*/1));
+  EXPECT_DOUBLE_EQ(nan.normRel, 1e-2);
+  ErrorSummary none = summary(1.0, 1.0, 1.0, 1.0);
+  none.count = 0;
+  EXPECT_DOUBLE_EQ(widenedByReorderNoise(derived, none).maxRel, 5e-2);
+}
+
 }  // namespace

@@ -3,8 +3,7 @@ module {
   func.func @x02_gathered_residual_128x256(
       %A: !tile.desc<128x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, K)>},
       %B: !tile.desc<256x64xbf16> {tile.shape = affine_map<()[M, N, K] -> (N, K)>},
-      %IDX: !tile.desc<4xi32> {tile.shape = affine_map<()[M, N, K] -> (M ceildiv 32)>,
-        tile.init = affine_map<()[M, N, K] -> (0, M ceildiv 128)>},
+      %IDX: !tile.desc<4xi32> {tile.shape = affine_map<()[M, N, K] -> (M ceildiv 32)>},
       %R: !tile.desc<128x256xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
       %C: !tile.desc<128x256xbf16> {tile.shape = affine_map<()[M, N, K] -> (M, N)>},
       %M: index {tile.size = "M"}, %N: index {tile.size = "N"}, %K: index {tile.size = "K"})

@@ -50,3 +50,11 @@ Value RegisterContext::element(const Frag &f, const Layout &to, int64_t el) {
   Value v = f.elems[src];
   return f.unrounded ? roundTo(e.b, e.loc, v, f.type) : v;
 }
+
+Value ReferenceContext::sumIndex(Value k, int64_t length) {
+  if (!reorder)
+    return k;
+  hopper::Emitter e = emitter();
+  Value reversed = e.sub(e.c32(length - 1), k);
+  return arith::SelectOp::create(b, loc, reorder, reversed, k);
+}

@@ -144,7 +144,7 @@ void stagecraft::lowering::emitReferenceDot(DotOp d, ReferenceContext &ctx) {
     auto loop = scf::ForOp::create(ctx.b, ctx.loc, e.c32(0), e.c32(k), e.c32(1), ValueRange{init});
     OpBuilder::InsertionGuard guard(ctx.b);
     ctx.b.setInsertionPointToStart(loop.getBody());
-    Value kk = loop.getInductionVar();
+    Value kk = ctx.sumIndex(loop.getInductionVar(), k);
     SmallVector<Value> ai = d.getTransposeA() ? SmallVector<Value>{kk, m} : SmallVector<Value>{m, kk};
     SmallVector<Value> bi = d.getTransposeB() ? SmallVector<Value>{n, kk} : SmallVector<Value>{kk, n};
     Value a = ctx.element(d.getA(), ai);

@@ -100,6 +100,13 @@ public:
   /// A non-tensor value (index math, scalar arith) lowered.
   virtual mlir::Value scalar(mlir::Value v) = 0;
   hopper::Emitter emitter() { return hopper::Emitter(b, loc); }
+
+  /// Step `k` (i32, 0..length-1) of a sum's loop: k, or length-1-k when the
+  /// reference runs with its sums reordered (the runner's second run, which
+  /// measures how much the outputs move with the sums' rounding alone).
+  mlir::Value sumIndex(mlir::Value k, int64_t length);
+  /// i1: the reference's `reorder` parameter is non-zero; null outside it.
+  mlir::Value reorder;
 };
 
 /// A register op family.

@@ -178,7 +178,7 @@ public:
       OpBuilder::InsertionGuard guard(ctx.b);
       ctx.b.setInsertionPointToStart(loop.getBody());
       SmallVector<Value> full(index.begin(), index.end());
-      full.insert(full.begin() + dim, loop.getInductionVar());
+      full.insert(full.begin() + dim, ctx.sumIndex(loop.getInductionVar(), len));
       Value x = ctx.element(r.getInput(), full);
       Value acc = combine(ctx.b, ctx.loc, isMax, loop.getRegionIterArgs()[0], x);
       scf::YieldOp::create(ctx.b, ctx.loc, acc);

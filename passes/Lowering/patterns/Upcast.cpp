@@ -171,7 +171,7 @@ void stagecraft::lowering::emitReferenceDotScaled(DotScaledOp d, ReferenceContex
     auto loop = scf::ForOp::create(ctx.b, ctx.loc, e.c32(0), e.c32(k), e.c32(1), ValueRange{init});
     OpBuilder::InsertionGuard guard(ctx.b);
     ctx.b.setInsertionPointToStart(loop.getBody());
-    Value kk = loop.getInductionVar();
+    Value kk = ctx.sumIndex(loop.getInductionVar(), k);
     Value a = referenceScaled(ctx, d.getA(), d.getAScale(), ta, m, kk);
     Value b = referenceScaled(ctx, d.getB(), d.getBScale(), tb, n, kk);
     Value acc = LLVM::FMAOp::create(ctx.b, ctx.loc, a, b, loop.getRegionIterArgs()[0]);
