@@ -36,10 +36,10 @@ for s in "$ROOT"/bench/unseen/random-schedules-2026-11-29/two-stores-shared-f32-
 done
 # A control: the kernel of the same loop made wrong by 1e-3 (1.001 / (x^2 + 1.001)) against the
 # right loop's reference: the reordered run must not hide it (verify_failed expected).
-sed 's/%k3 = arith.constant dense<1.0>/%k3 = arith.constant dense<1.001>/' "$T" > "$DEV/wrong.mlir"
-bundle "$DEV/wrong.mlir" "$DEV/bundles/two-stores-shared-f32-wrong--control"
+W=$DEV/ir/two-stores-shared-f32-wrong.mlir
+sed 's/%k3 = arith.constant dense<1.0>/%k3 = arith.constant dense<1.001>/' "$T" > "$W"
+bundle "$W" "$DEV/bundles/two-stores-shared-f32-wrong--control"
 cp "$DEV/bundles/two-stores-shared-f32--default/reference.ptx" "$DEV/bundles/two-stores-shared-f32-wrong--control/"
-rm "$DEV/wrong.mlir"
 python3 "$ROOT/bench/timeline/predict_bundles.py" "$DEV" > "$DEV/predicted.jsonl"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 du -sh "$DEV"
