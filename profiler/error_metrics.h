@@ -65,8 +65,12 @@ bool passes(const ErrorSummary &s, const Tolerance &tol);
 // time, shows it: the kernel, whose sums run in another order again, may differ from the
 // reference by kReorderNoiseFactor times what the two references differ by. Never past
 // kReorderToleranceCap (a reference that moves that much checks nothing), never below `tol`;
-// `tol` unchanged if the second run has a non-finite element.
-constexpr double kReorderNoiseFactor = 4.0;
+// `tol` unchanged if the second run has a non-finite element. The factor is measured: the
+// tensor cores' sums are coarser than fp32 fused multiply-adds in any order (they align and
+// truncate), and the case above lands 5.6x the two runs' distance norm-wise, 2.9x at most (wgmma
+// bf16, K = 4096, H200: bench/results/input-ranges-h200-2026-11-29); a kernel wrong by 1e-3
+// there lands 157x norm-wise.
+constexpr double kReorderNoiseFactor = 8.0;
 constexpr double kReorderToleranceCap = 0.1;
 Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise);
 
