@@ -37,7 +37,9 @@ public:
 
 private:
   GpuSession() = default;
-  void waitStream(CUstream stream, const char *what, double seconds = -1);
+  // `verdict`: what the watchdog says happened, if this wait never returns (default: the kernel
+  // hangs or is too slow).
+  void waitStream(CUstream stream, const char *what, double seconds = -1, const char *verdict = nullptr);
   void runOrThrow(const Request &request, Result &r);
   // Runs the instrumented kernel (after timing), times it the same way and fills r.trace.
   void measureTimeline(const Request &request, const Manifest &m, LoadedBundle &bundle, int sets, Result &r);
