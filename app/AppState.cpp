@@ -1065,6 +1065,7 @@ void AppState::poll() {
     r->ratioToReference = rep.ratioToReference;
     r->medianUs = rep.medianUs;
     r->device = rep.deviceName;
+    r->warnings = rep.warnings;
     if (rep.registersPerThread)
       r->registers = *rep.registersPerThread;
     if (rep.trace) {

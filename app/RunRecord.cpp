@@ -78,6 +78,7 @@ json::Value stagecraft::app::runToJson(const RunRecord &r) {
       {"ratio_to_reference", opt(r.ratioToReference)},
       {"median_us", opt(r.medianUs)},
       {"device", r.device},
+      {"warnings", json::Array(r.warnings)},
   };
 }
 
@@ -115,5 +116,9 @@ bool stagecraft::app::runFromJson(const json::Value &v, RunRecord &r) {
   r.ratioToReference = o->getNumber("ratio_to_reference");
   r.medianUs = o->getNumber("median_us");
   r.device = str("device");
+  if (const json::Array *w = o->getArray("warnings"))
+    for (const json::Value &x : *w)
+      if (std::optional<llvm::StringRef> s = x.getAsString())
+        r.warnings.push_back(s->str());
   return true;
 }

@@ -52,6 +52,7 @@ struct RunRecord {
   bool verified = false;
   std::optional<double> tflops, referenceTflops, ratioToReference, medianUs;
   std::string device;
+  std::vector<std::string> warnings; // the runner's, with the result
   /// Runner request id while queued or running (not saved).
   uint64_t request = 0;
 

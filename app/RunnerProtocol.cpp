@@ -242,6 +242,10 @@ bool stagecraft::app::parseRunnerReply(const std::string &line,
     reply.registersPerThread = static_cast<int>(*r);
   if (std::optional<llvm::StringRef> n = o->getString("reference_name"))
     reply.referenceName = n->str();
+  if (const json::Array *w = o->getArray("warnings"))
+    for (const json::Value &x : *w)
+      if (std::optional<llvm::StringRef> s = x.getAsString())
+        reply.warnings.push_back(s->str());
   if (std::optional<llvm::StringRef> k = o->getString("kernel"))
     reply.kernel = k->str();
   if (std::optional<llvm::StringRef> b = o->getString("bundle"))

@@ -53,6 +53,9 @@ struct RunnerReply {
   std::optional<double> medianUs, maxRelErr;
   std::optional<int> registersPerThread;
   std::string referenceName;
+  /// What the runner warns of: a peer it could not time, an output verified
+  /// only within the reference's own rounding (docs/runner-protocol.md).
+  std::vector<std::string> warnings;
   std::string deviceName;
   std::string kernel;                  // the entry the runner ran
   std::string bundle;                  // the directory the runner used

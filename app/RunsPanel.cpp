@@ -160,6 +160,8 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
                     r.tileOrder.empty() ? "" : " and tile order");
         if (!r.error.empty())
           ImGui::TextColored(toVec4(colors::bad), "%s", r.error.c_str());
+        for (const std::string &w : r.warnings)
+          ImGui::TextColored(toVec4(colors::warn), "%s", w.c_str());
         if (r.medianUs)
           ImGui::Text("median %.1f us", *r.medianUs);
         if (!r.device.empty())
@@ -194,6 +196,18 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
         ImGui::TextDisabled("-");
       ImGui::TableSetColumnIndex(5);
       ImGui::TextColored(toVec4(resultColor(r)), "%s", r.resultText().c_str());
+      if (!r.warnings.empty()) { // the runner's caveats: hover the row for them
+        ImGui::SameLine();
+        ImGui::TextColored(toVec4(colors::warn), "(!)");
+        if (ImGui::IsItemHovered()) {
+          ImGui::BeginTooltip();
+          ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+          for (const std::string &w : r.warnings)
+            ImGui::TextColored(toVec4(colors::warn), "%s", w.c_str());
+          ImGui::PopTextWrapPos();
+          ImGui::EndTooltip();
+        }
+      }
       ImGui::TableSetColumnIndex(6);
       if (r.tflops)
         ImGui::Text("%.1f", *r.tflops);

@@ -4,6 +4,7 @@
 // the ways a real one does): no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
+#include "app/RunRecord.h"
 #include "app/RunnerClient.h"
 
 #include "TestSupport.h"
@@ -217,6 +218,20 @@ TEST(RunnerProtocol, RequestLines) {
   EXPECT_EQ(*reply.id, 3u);
   EXPECT_EQ(reply.status, "verify_failed");
   EXPECT_FALSE(reply.tflops.has_value());
+  EXPECT_TRUE(reply.warnings.empty());
+  // The runner's warnings reach the variant (an output verified within the reference's own
+  // rounding), and a saved session keeps them.
+  ASSERT_TRUE(parseRunnerReply("{\"id\":4,\"status\":\"ok\",\"verified\":true,\"tflops\":512.5,"
+                               "\"warnings\":[\"output out1 misses the tolerance derived from the IR\"]}",
+                               reply, error));
+  ASSERT_EQ(reply.warnings.size(), 1u);
+  EXPECT_EQ(reply.warnings[0], "output out1 misses the tolerance derived from the IR");
+  RunRecord run;
+  run.id = 4;
+  run.warnings = reply.warnings;
+  RunRecord back;
+  ASSERT_TRUE(runFromJson(runToJson(run), back));
+  EXPECT_EQ(back.warnings, reply.warnings);
 }
 
 } // namespace
