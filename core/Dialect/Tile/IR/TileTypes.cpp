@@ -1,6 +1,8 @@
 //===- TileTypes.cpp - tile dialect types and attributes ------------------===//
 #include "core/Dialect/Tile/IR/TileDialect.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -136,6 +138,18 @@ ScheduleAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                      int64_t group, int64_t wait) {
   if (name.empty())
     return emitError() << "schedule name must not be empty";
+  // A unit name goes into the schedule, the manifest and trace JSON, which
+  // are UTF-8 text: a stray byte (the compile fuzzer's 0x98) made the trace
+  // unreadable. Printed as JSON writes it.
+  size_t bad = 0;
+  if (!llvm::json::isUTF8(name, &bad))
+    return emitError() << "schedule name must be UTF-8 text; byte " << bad << " of "
+                       << llvm::formatv("{0}", llvm::json::Value(llvm::json::fixUTF8(name))).str()
+                       << " is not";
+  if (llvm::any_of(name, [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return emitError() << "schedule name "
+                       << llvm::formatv("{0}", llvm::json::Value(name.str())).str()
+                       << " has a control character";
   if (stage < 0 || stage > 64)
     return emitError() << "schedule stage must be 0 to 64, got " << stage;
   if (order < 0 || order > (1 << 20))
