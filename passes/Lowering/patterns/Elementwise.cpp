@@ -229,7 +229,12 @@ const llvm::StringMap<ScalarFn> &table() {
         return libdeviceF64(b, loc, f.f64, x);
       };
     // sin and cos: the argument reduced to [-pi, pi] (x - 2 pi rint(x / 2 pi),
-    // 2 pi in two parts through FMAs, twice),
+    // 2 pi in two parts through FMAs). Once: the f32 quotient is off by
+    // x / 2 pi * 2^-24, so from |x| ~ 1e6 the argument passes pi a little
+    // (3.9 at 1e7), where the H200's sin.approx still measured 7.6e-7 at
+    // most; a second step keeps it within pi at every magnitude but cost a
+    // sin/cos-bound kernel 12% for 4.2e-7 (bench/results/sincos-reorder-
+    // h200-2026-11-29, bench/math/sincos_reduction.py).
     // then sin.approx / cos.approx (MUFU, at most 2^-20.9 absolute there).
     // libdevice's __nv_sinf inlined is about 40 instructions an element and
     // a Payne-Hanek path for large arguments: a 128x128 epilogue's sin and
@@ -246,19 +251,11 @@ const llvm::StringMap<ScalarFn> &table() {
         const double twoPi = 2 * M_PI;
         const float hi = static_cast<float>(twoPi);
         const float lo = static_cast<float>(twoPi - static_cast<double>(hi));
-        // Twice: the f32 quotient x / 2 pi is off by x / 2 pi * 2^-24, so
-        // one step leaves |r| past pi from |x| ~ 1e6 (3.9 at 1e7, 90 at 1e9,
-        // where sin.approx is not specified); the second step's quotient is
-        // exact enough, and |r| <= pi at every magnitude
-        // (bench/math/sincos_reduction.py). Four instructions more.
-        Value r = x[0];
-        for (int step = 0; step < 2; ++step) {
-          Value k = LLVM::FMulOp::create(b, loc, r, f32Const(b, loc, 1 / twoPi));
-          k = LLVM::RoundEvenOp::create(b, loc, k);
-          Value negK = LLVM::FNegOp::create(b, loc, k);
-          r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, hi), r);
-          r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, lo), r);
-        }
+        Value k = LLVM::FMulOp::create(b, loc, x[0], f32Const(b, loc, 1 / twoPi));
+        k = LLVM::RoundEvenOp::create(b, loc, k);
+        Value negK = LLVM::FNegOp::create(b, loc, k);
+        Value r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, hi), x[0]);
+        r = LLVM::FMAOp::create(b, loc, negK, f32Const(b, loc, lo), r);
         return intrinsic(b, loc, approx, r);
       };
     // sqrt.approx.f32 (at most 2^-23 relative) in the kernel: the IEEE
