@@ -7,11 +7,13 @@
 #include "core/Schedule/ScheduleIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -85,6 +87,15 @@ public:
     memo_.clear();
   }
   void setValue(Value v, int64_t x) { fixed_[v] = x; }
+  /// Whether an element of a tile loaded from an input that declares its
+  /// range (tile.init) reads as the middle of that range: a variable-length
+  /// loop's expected trip count. Only for trip counts: a page number read
+  /// so would put every CTA on one page.
+  void setExpectedInputs(bool on) {
+    if (on != expected_)
+      memo_.clear();
+    expected_ = on;
+  }
 
   std::optional<int64_t> eval(Value v, int depth = 0) {
     if (depth > 64)
@@ -129,6 +140,9 @@ private:
     if (std::optional<int64_t> c = clusterOpValue(op, pid_[0], grid_[0]))
       return c;
     auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
+    if (expected_)
+      if (std::optional<int64_t> e = expectedElement(op))
+        return e;
     if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
             arith::TruncIOp>(op))
       return operand(0);
@@ -146,9 +160,31 @@ private:
     return tile::foldIntBinary(op, *a, *b);
   }
 
+  /// An i32 element, or a float element converted to an integer, of a tile
+  /// loaded from an input with a declared range [low, high): the mean of
+  /// what the runner draws (rounded down, then truncated), (low + high - 1) / 2.
+  std::optional<int64_t> expectedElement(Operation *op) {
+    Value element;
+    if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+      element = op->getOperand(0);
+    else if (auto e = dyn_cast<tensor::ExtractOp>(op); e && e.getType().isInteger(32))
+      element = e.getResult();
+    auto extract = element ? element.getDefiningOp<tensor::ExtractOp>() : tensor::ExtractOp();
+    LoadOp load = extract ? extract.getTensor().getDefiningOp<LoadOp>() : LoadOp();
+    auto desc = load ? dyn_cast<BlockArgument>(load.getDesc()) : BlockArgument();
+    if (!desc)
+      return std::nullopt;
+    for (unsigned k = 0; k < sig_.descArgs.size(); ++k)
+      if (sig_.descArgs[k] == desc.getArgNumber())
+        if (std::optional<std::pair<double, double>> r = sig_.initRangeAt(k, sizes_))
+          return static_cast<int64_t>(std::floor((r->first + r->second - 1) / 2));
+    return std::nullopt;
+  }
+
   const KernelSignature &sig_;
   const std::vector<int64_t> &sizes_;
   const std::vector<int64_t> &grid_;
+  bool expected_ = false;
   int64_t pid_[3] = {0, 0, 0};
   llvm::DenseMap<Value, std::optional<int64_t>> memo_;
   llvm::DenseMap<Value, int64_t> fixed_;
@@ -618,8 +654,9 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
       outer.push_back(f);
   IndexEvaluator ev(*sig, sizes, costs.grid);
   int64_t total = costs.grid[0] * costs.grid[1] * costs.grid[2];
-  bool assumed = false, assumedCapped = false;
+  bool assumed = false, assumedCapped = false, fromInputs = false;
   int64_t assumedTrip = 0; // the largest trip count assumed for a CTA
+  int64_t inputsTrip = 0;  // the largest taken from the inputs' declared ranges
   auto addRun = [&](int64_t passes, int64_t trip) {
     if (!costs.ctas.empty() && costs.ctas.back().passes == passes && costs.ctas.back().trip == trip)
       ++costs.ctas.back().count;
@@ -651,6 +688,21 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
     auto lb = ev.eval(loop.getLowerBound()), ub = ev.eval(loop.getUpperBound()),
          st = ev.eval(loop.getStep());
     int64_t trip = kAssumedTrip;
+    // Bounds read from the kernel's inputs: where those declare their range,
+    // the middle of it (lengths in [1, S + 1): S / 2 on average).
+    if (!(lb && ub && st)) {
+      ev.setExpectedInputs(true);
+      auto elb = ev.eval(loop.getLowerBound()), eub = ev.eval(loop.getUpperBound()),
+           est = ev.eval(loop.getStep());
+      ev.setExpectedInputs(false);
+      if (elb && eub && est) {
+        lb = elb;
+        ub = eub;
+        st = est;
+        fromInputs = true;
+        inputsTrip = std::max(inputsTrip, tripOf(*lb, *ub, *st));
+      }
+    }
     // A bound the loop cannot exceed: min(data, size), as a variable-length
     // loop bounds its keys by the sequence (the size's side evaluates).
     bool capped = false;
@@ -723,6 +775,13 @@ stagecraft::timeline::extractKernelCosts(func::FuncOp kernel, const LoopGraph &g
                                         assumedTrip > 0 ? assumedTrip : kAssumedTrip,
                                         assumedCapped ? ", the most its upper bound's min allows"
                                                       : "")
+                              .str());
+  if (fromInputs)
+    costs.notes.push_back(llvm::formatv("the trip count of the pipelined loop reads the kernel's "
+                                        "inputs ({0}): {1} iterations, those inputs at the middle "
+                                        "of the range they declare (tile.init)",
+                                        ev.failedAt().empty() ? "a loaded tile" : ev.failedAt(),
+                                        inputsTrip)
                               .str());
   // CTAs with nothing to do still launch: keep them at zero iterations
   // (the simulator gives them the set-up and epilogue only).

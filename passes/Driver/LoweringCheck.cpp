@@ -1,5 +1,6 @@
 //===- LoweringCheck.cpp - would the compiler take this loop? -------------===//
 #include "passes/Driver/LoweringCheck.h"
+#include "passes/Driver/Manifest.h"
 #include "passes/Lowering/Placement.h"
 
 #include "core/Schedule/ScheduleIR.h"
@@ -9,7 +10,8 @@
 
 using namespace mlir;
 
-std::string stagecraft::loweringRefusal(func::FuncOp kernel, const Schedule &schedule) {
+std::string stagecraft::loweringRefusal(func::FuncOp kernel, const Schedule &schedule,
+                                        const std::vector<std::pair<std::string, int64_t>> &sizes) {
   auto module = kernel->getParentOfType<ModuleOp>();
   if (!module)
     return "";
@@ -25,6 +27,10 @@ std::string stagecraft::loweringRefusal(func::FuncOp kernel, const Schedule &sch
   });
   if (failed(writeSchedule(fn, schedule)))
     return first;
+  // The sizes' refusals first, as stagecraft-compile meets them (its
+  // manifest), then the lowering's.
+  if (failed(checkKernelAtSizes(fn, sizes)))
+    return first.empty() ? "the compiler refuses it at these sizes" : first;
   lowering::KernelPlan plan;
   std::optional<Target> target = Target::parse("sm_90a");
   if (failed(lowering::planKernel(fn, *target, plan)) && first.empty())

@@ -15,13 +15,16 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stagecraft {
 
-/// The lowering's refusal of `kernel` under `schedule` for sm_90a
-/// ("FILE:LINE:COL: error: ..."), or "" when it would lower it. `kernel` is
-/// not changed.
-std::string loweringRefusal(mlir::func::FuncOp kernel, const Schedule &schedule);
+/// The lowering's refusal of `kernel` under `schedule` for sm_90a at `sizes`
+/// (overrides of tile.defaults; checkKernelAtSizes) ("FILE:LINE:COL: error:
+/// ..."), or "" when it would lower it. `kernel` is not changed.
+std::string loweringRefusal(mlir::func::FuncOp kernel, const Schedule &schedule,
+                            const std::vector<std::pair<std::string, int64_t>> &sizes = {});
 
 } // namespace stagecraft
 

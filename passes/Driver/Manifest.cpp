@@ -9,6 +9,7 @@
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Schedule/TileLoopIR.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -53,16 +54,71 @@ std::vector<std::string> tensorNames(func::FuncOp kernel, const std::vector<bool
 }
 } // namespace
 
+LogicalResult
+stagecraft::checkKernelAtSizes(func::FuncOp kernel,
+                               const std::vector<std::pair<std::string, int64_t>> &overrides) {
+  FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
+  if (failed(sig))
+    return failure();
+  FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
+  if (failed(bound) || failed(sig->checkTensors(*bound)))
+    return failure();
+  std::vector<int64_t> grid = bound->grid;
+  int64_t cluster = clusterSize(kernel);
+  if (cluster > 1 && grid[0] % cluster != 0)
+    return kernel.emitError("tile.cluster = ")
+           << cluster << ": the grid has " << grid[0]
+           << " CTAs along dimension 0 at these sizes, not a multiple of the cluster's "
+           << cluster << " (tile.grid)";
+  // Input ranges: on inputs only, not empty at these sizes.
+  llvm::DenseSet<unsigned> stored;
+  kernel.walk([&](StoreOp s) { stored.insert(cast<BlockArgument>(s.getDesc()).getArgNumber()); });
+  for (unsigned k = 0; k < sig->descArgs.size(); ++k) {
+    FailureOr<std::optional<std::pair<double, double>>> init = sig->initRange(k, *bound);
+    if (failed(init))
+      return failure();
+    if (*init && stored.contains(sig->descArgs[k]))
+      return kernel.emitOpError("argument #")
+             << sig->descArgs[k] << " is stored: `tile.init` gives the range of an input's elements";
+  }
+  // TMA starts a copy at a 16-byte unit of the innermost dimension: the
+  // lowering refuses coordinates no size can align; those that depend on a
+  // size (a loop from K0) are checked at these sizes.
+  IndexEvaluator eval(kernel, *sig, bound->values, grid);
+  Operation *misaligned = nullptr;
+  std::string why;
+  kernel.walk([&](Operation *op) {
+    if (misaligned)
+      return;
+    if (auto l = dyn_cast<LoadOp>(op))
+      why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &eval.sizeValues());
+    else if (auto s = dyn_cast<StoreOp>(op))
+      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues());
+    if (!why.empty())
+      misaligned = op;
+  });
+  if (misaligned) {
+    std::string at;
+    for (auto [name, value] : bound->sizes)
+      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    return misaligned->emitError("'") << misaligned->getName() << "': " << why << " (sizes " << at
+                                      << ")";
+  }
+  return success();
+}
+
 FailureOr<KernelManifest>
 stagecraft::deriveManifest(func::FuncOp kernel,
                            const std::vector<std::pair<std::string, int64_t>> &overrides) {
+  if (failed(checkKernelAtSizes(kernel, overrides)))
+    return failure();
   FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
   if (failed(sig))
     return failure();
   KernelManifest m;
   m.kernel = kernel.getSymName().str();
   FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
-  if (failed(bound) || failed(sig->checkTensors(*bound)))
+  if (failed(bound))
     return failure();
   std::vector<int64_t> sizes = bound->values;
   m.sizes = bound->sizes;
@@ -75,11 +131,6 @@ stagecraft::deriveManifest(func::FuncOp kernel,
   m.cluster = clusterSize(kernel);
   std::set<unsigned> partArgs;
   if (m.cluster > 1) {
-    if (m.grid[0] % m.cluster != 0)
-      return kernel.emitError("tile.cluster = ")
-             << m.cluster << ": the grid has " << m.grid[0]
-             << " CTAs along dimension 0 at these sizes, not a multiple of the cluster's "
-             << m.cluster << " (tile.grid)";
     ScopedDiagnosticHandler silence(kernel.getContext(), [](Diagnostic &) { return success(); });
     if (FailureOr<LoopGraph> graph = buildLoopGraph(kernel); succeeded(graph)) {
       ScheduleReport report = checkSchedule(*graph, graph->initialSchedule);
@@ -156,28 +207,6 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     }
   }
   IndexEvaluator eval(kernel, *sig, sizes, m.grid);
-  // TMA starts a copy at a 16-byte unit of the innermost dimension: the
-  // lowering refuses coordinates no size can align; those that depend on a
-  // size (a loop from K0) are checked at these sizes.
-  Operation *misaligned = nullptr;
-  std::string why;
-  kernel.walk([&](Operation *op) {
-    if (misaligned)
-      return;
-    if (auto l = dyn_cast<LoadOp>(op))
-      why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &eval.sizeValues());
-    else if (auto s = dyn_cast<StoreOp>(op))
-      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues());
-    if (!why.empty())
-      misaligned = op;
-  });
-  if (misaligned) {
-    std::string at;
-    for (auto [name, value] : llvm::zip(sig->sizeNames, sizes))
-      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-    return misaligned->emitError("'") << misaligned->getName() << "': " << why << " (sizes " << at
-                                      << ")";
-  }
   constexpr int64_t kPeerCapIterations = 100'000;
   // FLOPs: the peer's count where there is one (what its TFLOP/s mean),
   // else the dot FLOPs every program executes on elements inside the
@@ -257,14 +286,8 @@ stagecraft::deriveManifest(func::FuncOp kernel,
       bool table = desc.getElementType().isInteger(32);
       double low = table ? 0.0 : -range, high = range;
       unsigned k = llvm::find(sig->descArgs, i) - sig->descArgs.begin();
-      FailureOr<std::optional<std::pair<double, double>>> init = sig->initRange(k, *bound);
-      if (failed(init))
-        return failure();
-      if (*init && stored[i])
-        return kernel.emitOpError("argument #")
-               << i << " is stored: `tile.init` gives the range of an input's elements";
-      if (*init)
-        std::tie(low, high) = **init;
+      if (std::optional<std::pair<double, double>> init = sig->initRangeAt(k, sizes))
+        std::tie(low, high) = *init; // (checked by checkKernelAtSizes)
       if (!stored[i])
         tensor["init"] = llvm::json::Object{
             {"kind", "uniform"}, {"low", low}, {"high", high}, {"seed", int64_t(i + 1)}};

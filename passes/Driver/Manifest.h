@@ -63,6 +63,17 @@ struct KernelManifest {
                      const ReferenceLaunch *reference) const;
 };
 
+/// What the compiler refuses of `kernel` at the given sizes (overrides of
+/// `tile.defaults`), with an error at the op or argument at fault: unknown
+/// or out-of-range sizes, tensors TMA cannot describe, a grid the cluster
+/// does not divide, an input range (`tile.init`) empty at the sizes or on a
+/// stored tensor, a load or store coordinate not 16-byte aligned at the
+/// sizes. deriveManifest checks it first; the timeline asks it too, so that
+/// both refuse the same kernels.
+mlir::LogicalResult
+checkKernelAtSizes(mlir::func::FuncOp kernel,
+                   const std::vector<std::pair<std::string, int64_t>> &sizes);
+
 /// Derives the manifest of `kernel` at the given sizes (overrides of
 /// `tile.defaults`); emits an error and fails on unknown sizes.
 mlir::FailureOr<KernelManifest>

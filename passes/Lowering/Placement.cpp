@@ -138,6 +138,7 @@ private:
   LogicalResult collectLoads();
   LogicalResult planClusters();
   LogicalResult checkOutside();
+  LogicalResult checkReadAfterWrite();
   LogicalResult orientVectors();
   LogicalResult inferLayouts();
   LogicalResult inferLayout(Operation *op);
@@ -167,7 +168,8 @@ LogicalResult Placer::run() {
   if (aligned.wasInterrupted())
     return failure();
   if (failed(prepare()) || failed(collectBody()) || failed(collectLoads()) ||
-      failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) || failed(orientVectors()) ||
+      failed(planClusters()) || failed(placeLocalRings(p)) || failed(checkOutside()) ||
+      failed(checkReadAfterWrite()) || failed(orientVectors()) ||
       failed(inferLayouts()) || failed(checkShapes()))
     return failure();
   if (p.teams > 1 && !p.loopStores.empty())
@@ -396,6 +398,40 @@ LogicalResult Placer::planClusters() {
         << "cluster (each depends on tile.cluster_rank or tile.program_id 0), so nothing is "
         << "shared";
   return success();
+}
+
+LogicalResult Placer::checkReadAfterWrite() {
+  // A load of a tensor the kernel stores to is issued ahead of the stores:
+  // by TMA, the producer a stage or more early, the epilogue's loads before
+  // the loop ends; nothing orders it after a bulk store. A load after a store
+  // of its tensor (or both in the pipelined loop, where the next
+  // iterations' loads run before this one's store) read what was there
+  // before (the sweep's x19b: D = 2 C read C's poison). A load before the
+  // store in one pass (C read as a residual, then overwritten) is in order.
+  DenseMap<Operation *, int64_t> position;
+  p.kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { position[op] = position.size(); });
+  SmallVector<StoreOp> stores;
+  p.kernel.walk([&](StoreOp s) { stores.push_back(s); });
+  WalkResult r = p.kernel.walk([&](LoadOp load) {
+    for (StoreOp store : stores) {
+      if (store.getDesc() != load.getDesc())
+        continue;
+      bool bothInLoop = p.loop->isAncestor(load) && p.loop->isAncestor(store);
+      if (!bothInLoop && position[store] > position[load])
+        continue;
+      auto arg = cast<BlockArgument>(load.getDesc());
+      refuse(load, "'tile.load' reads tensor argument #")
+          << arg.getArgNumber() << ", which the kernel stores "
+          << (bothInLoop ? "in the same pipelined loop" : "before it") << " (the tile.store at "
+          << formatLocation(store.getLoc())
+          << "): loads are issued ahead of the stores (TMA, a stage or more early) and are not "
+             "ordered after them, so it would read what was there before; use the value that "
+             "was stored instead of loading it back";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
 }
 
 LogicalResult Placer::checkOutside() {

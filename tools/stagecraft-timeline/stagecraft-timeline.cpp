@@ -246,7 +246,7 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
     return p;
   }
   // A prediction of a kernel that cannot be built says so first.
-  if (std::string refusal = loweringRefusal(k.func, schedule); !refusal.empty()) {
+  if (std::string refusal = loweringRefusal(k.func, schedule, c.sizes); !refusal.empty()) {
     p.notes.insert(p.notes.begin(), "the compiler refuses this kernel, so it cannot run: " + refusal);
     p.compilerRefusal = refusal;
   }

@@ -129,21 +129,33 @@ std::string stagecraft::tile::formatRange(double low, double high) {
   return text;
 }
 
+/// The range as declared, at `sizes`, empty or not; std::nullopt without one.
+static std::optional<std::pair<double, double>> declaredRange(Attribute init,
+                                                              ArrayRef<int64_t> sizes) {
+  if (!init)
+    return std::nullopt;
+  if (auto map = dyn_cast<AffineMapAttr>(init)) {
+    std::vector<int64_t> v = KernelSignature::evaluate(map.getValue(), sizes);
+    return std::make_pair(double(v[0]), double(v[1]));
+  }
+  auto range = cast<DenseF64ArrayAttr>(init);
+  return std::make_pair(range[0], range[1]);
+}
+
+std::optional<std::pair<double, double>>
+KernelSignature::initRangeAt(unsigned k, ArrayRef<int64_t> sizes) const {
+  std::optional<std::pair<double, double>> r = declaredRange(descInits[k], sizes);
+  if (!r || !(r->first < r->second))
+    return std::nullopt;
+  return r;
+}
+
 FailureOr<std::optional<std::pair<double, double>>>
 KernelSignature::initRange(unsigned k, const Bound &b) const {
-  Attribute init = descInits[k];
-  if (!init)
+  std::optional<std::pair<double, double>> declared = declaredRange(descInits[k], b.values);
+  if (!declared)
     return std::optional<std::pair<double, double>>();
-  double low, high;
-  if (auto map = dyn_cast<AffineMapAttr>(init)) {
-    std::vector<int64_t> v = evaluate(map.getValue(), b.values);
-    low = double(v[0]);
-    high = double(v[1]);
-  } else {
-    auto range = cast<DenseF64ArrayAttr>(init);
-    low = range[0];
-    high = range[1];
-  }
+  auto [low, high] = *declared;
   if (!(low < high)) {
     func::FuncOp f = func;
     std::string at;

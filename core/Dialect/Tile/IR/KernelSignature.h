@@ -71,6 +71,10 @@ struct KernelSignature {
   /// range that is empty at these sizes is an error at the kernel.
   mlir::FailureOr<std::optional<std::pair<double, double>>> initRange(unsigned k,
                                                                        const Bound &b) const;
+  /// The same at `sizes` (in argument order), quietly: std::nullopt where it
+  /// declares none or the range is empty.
+  std::optional<std::pair<double, double>> initRangeAt(unsigned k,
+                                                       llvm::ArrayRef<int64_t> sizes) const;
 };
 
 /// "[low, high)" with the shortest digits (`tile.init` diagnostics).
