@@ -187,3 +187,28 @@ attn("a12_d256_bq192_bk64_causal_3wg", D=256, BQ=192, BK=64, causal=True, wg=3,
      comment="Head dim 256, 192 query rows per program over three consumer warp groups, 64-key blocks, causal.")
 attn("a13_d80_cross_bf16bias_causal", D=80, BK=64, cross=True, bias="bf16", causal=True,
      comment="Cross-attention (SQ != SKV) at head dim 80 with a bf16 bias tensor and a causal (top-left) mask.")
+attn("a14_d64_bq64_bk192_1wg", D=64, BQ=64, BK=192, wg=1,
+     comment="Head dim 64, 64 query rows per program on one consumer warp group, 192-key blocks (a 64x192 score tile, a K = 192 P V dot).")
+
+def fp8_attn(name):
+    attn(name, D=128, comment="tmp")
+    t = open(name + ".mlir").read()
+    t = t.replace("// tmp", "// FP8 (e4m3) attention, head dim 128: Q, K e4m3 (S = Q K^T, K-major), V stored transposed [B*H, 128, S] (e4m3, read with\n// transpose_b so the P V dot is K-major too), P quantized to e4m3 in registers as the P V dot's A; O bf16.")
+    t = t.replace("!tile.desc<1x128x128xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 128)>},\n      %K", "!tile.desc<1x128x128xf8E4M3FN> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 128)>},\n      %K")
+    t = t.replace("%K: !tile.desc<1x128x128xbf16>", "%K: !tile.desc<1x128x128xf8E4M3FN>")
+    t = t.replace("%V: !tile.desc<1x128x128xbf16> {tile.shape = affine_map<()[B, H, S] -> (B * H, S, 128)>}",
+                  "%V: !tile.desc<1x128x128xf8E4M3FN> {tile.shape = affine_map<()[B, H, S] -> (B * H, 128, S)>}")
+    t = t.replace("%q = tile.load %Q[%bh, %q0, %c0] : !tile.desc<1x128x128xbf16> -> tensor<128x128xbf16>",
+                  "%q = tile.load %Q[%bh, %q0, %c0] : !tile.desc<1x128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>")
+    t = t.replace(": !tile.desc<1x128x128xbf16> -> tensor<128x128xbf16>\n      %s = tile.dot",
+                  ": !tile.desc<1x128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>\n      %s = tile.dot")
+    t = t.replace(": tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>\n      %sm",
+                  ": tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN> -> tensor<128x128xf32>\n      %sm")
+    t = t.replace("to tensor<128x128xbf16>\n      %ab", "to tensor<128x128xf8E4M3FN>\n      %ab")
+    t = t.replace("%v = tile.load %V[%bh, %j, %c0]", "%v = tile.load %V[%bh, %c0, %j]")
+    t = t.replace(": !tile.desc<1x128x128xbf16> -> tensor<128x128xbf16>\n      %acc2 = tile.dot %pb, %v, %accs {",
+                  ": !tile.desc<1x128x128xf8E4M3FN> -> tensor<128x128xf8E4M3FN>\n      %acc2 = tile.dot %pb, %v, %accs {transpose_b, ")
+    t = t.replace(": tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>\n      scf.yield",
+                  ": tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN> -> tensor<128x128xf32>\n      scf.yield")
+    open(name + ".mlir", "w").write(t)
+fp8_attn("a15_fp8_e4m3_attention_vt_regA")
