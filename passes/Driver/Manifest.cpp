@@ -93,7 +93,8 @@ stagecraft::checkKernelAtSizes(func::FuncOp kernel,
     if (auto l = dyn_cast<LoadOp>(op))
       why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &eval.sizeValues());
     else if (auto s = dyn_cast<StoreOp>(op))
-      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues());
+      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues(),
+                                          /*store=*/true);
     if (!why.empty())
       misaligned = op;
   });

@@ -104,7 +104,7 @@ RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()
 /// manifest): a 4-element i32 window at element `pid` raised an illegal
 /// instruction on an H200 (bench/unseen/sweep-2026-11-28d, x02).
 LogicalResult checkInnermostCoordinate(Operation *op, tile::DescType desc, ValueRange coords) {
-  std::string why = tile::misalignedInnermostCoordinate(desc, coords, nullptr);
+  std::string why = tile::misalignedInnermostCoordinate(desc, coords, nullptr, isa<StoreOp>(op));
   if (why.empty())
     return success();
   return refuse(op, "'") << op->getName() << "': " << why;

@@ -5,7 +5,7 @@
 // CHECK-SAME: !tile.desc<1x128x64xbf16>
 func.func @ops(%d: !tile.desc<1x128x64xbf16> {tile.shape = affine_map<()[S] -> (2, S, 64)>},
                %S: index {tile.size = "S"})
-    attributes {tile.kernel, tile.grid = affine_map<()[S] -> (S ceildiv 128)>,
+    attributes {tile.kernel, tile.grid = affine_map<()[S] -> (S ceildiv 128, 2)>,
                 tile.defaults = {S = 256 : i64}} {
   // CHECK: tile.program_id 0 : index
   %p = tile.program_id 0 : index

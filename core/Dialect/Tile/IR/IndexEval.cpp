@@ -2,6 +2,7 @@
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/Cluster.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 #include <numeric>
 #include "llvm/ADT/TypeSwitch.h"
@@ -374,6 +375,14 @@ static int64_t knownMultipleAt(Value v, const DenseMap<Value, int64_t> *sizes, i
   }
   if (isa_and_nonnull<arith::MulIOp>(def))
     return std::min<int64_t>(km(def->getOperand(0)) * km(def->getOperand(1)), kAny);
+  // x << c: x's multiple times 2^c (tile coordinates written pn << 8: the
+  // seventh sweep's k27, refused as "not known to be a multiple").
+  if (isa_and_nonnull<arith::ShLIOp>(def)) {
+    IntegerAttr c;
+    if (matchPattern(def->getOperand(1), m_Constant(&c)) && c.getInt() >= 0 && c.getInt() < 30)
+      return std::min<int64_t>(km(def->getOperand(0)) << c.getInt(), kAny);
+    return 1;
+  }
   if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
                       arith::MaxUIOp, arith::RemUIOp, arith::RemSIOp>(def))
     return gcd(km(def->getOperand(0)), km(def->getOperand(1)));
@@ -389,7 +398,8 @@ int64_t stagecraft::tile::knownMultiple(Value v, const DenseMap<Value, int64_t> 
 }
 
 std::string stagecraft::tile::misalignedInnermostCoordinate(DescType desc, ValueRange coords,
-                                                            const DenseMap<Value, int64_t> *sizes) {
+                                                            const DenseMap<Value, int64_t> *sizes,
+                                                            bool store) {
   int64_t elements = std::max<int64_t>(16 / desc.getElementBytes(), 1);
   if (coords.empty() || knownMultiple(coords.back(), sizes) % elements == 0)
     return "";
@@ -397,8 +407,10 @@ std::string stagecraft::tile::misalignedInnermostCoordinate(DescType desc, Value
   if (knownMultiple(coords.back(), nullptr) % elements != 0)
     return "its innermost coordinate must be a multiple of " + unit +
            ", where TMA starts a copy, and is not known to be one (a product with a multiple of "
-           "it, a loop's index stepping by one, a constant): load a wider tile at an aligned "
-           "coordinate and read the element you want from it";
+           "it, a loop's index stepping by one, a constant)" +
+           (store ? std::string(": store at a coordinate that is one")
+                  : std::string(": load a wider tile at an aligned coordinate and read the "
+                                "element you want from it"));
   return "its innermost coordinate is not a multiple of " + unit +
          " at these sizes, where TMA starts a copy: choose sizes that make it one";
 }

@@ -35,7 +35,8 @@ int64_t knownMultiple(mlir::Value v, const llvm::DenseMap<mlir::Value, int64_t> 
 /// check); with them, a coordinate that depends on one is checked at its
 /// value (a loop from K0).
 std::string misalignedInnermostCoordinate(DescType desc, mlir::ValueRange coords,
-                                          const llvm::DenseMap<mlir::Value, int64_t> *sizes);
+                                          const llvm::DenseMap<mlir::Value, int64_t> *sizes,
+                                          bool store = false);
 
 /// The power of two that the kernel's size argument `size` must be a
 /// multiple of for every load's and store's innermost coordinate to stay a

@@ -84,6 +84,30 @@ FailureOr<KernelSignature> KernelSignature::get(func::FuncOp func) {
   if (grid.getValue().getNumResults() < 1 || grid.getValue().getNumResults() > 3)
     return func.emitOpError("tile.grid must have 1 to 3 results");
   sig.grid = grid.getValue();
+  // A program id along a dimension the grid does not have is always 0 (one
+  // program along it): the seventh sweep's x09 read tile.program_id 2 on a
+  // 2-D grid, every program computed column tile 0, and the manifest still
+  // promised the whole GEMM.
+  unsigned rank = sig.grid.getNumResults();
+  Operation *beyond = nullptr;
+  func.walk([&](Operation *op) {
+    if (beyond)
+      return;
+    if (auto p = dyn_cast<ProgramIdOp>(op); p && p.getDim() >= rank)
+      beyond = op;
+    else if (auto n = dyn_cast<NumProgramsOp>(op); n && n.getDim() >= rank)
+      beyond = op;
+  });
+  if (beyond) {
+    int64_t dim = isa<ProgramIdOp>(beyond) ? cast<ProgramIdOp>(beyond).getDim()
+                                           : cast<NumProgramsOp>(beyond).getDim();
+    return beyond->emitError("'")
+           << beyond->getName() << "' along dimension " << dim << " of a grid of " << rank
+           << (rank == 1 ? " dimension" : " dimensions")
+           << " (tile.grid): it would always be "
+           << (isa<ProgramIdOp>(beyond) ? "0" : "1")
+           << "; add the dimension to tile.grid or use one the grid has";
+  }
 
   auto defaults = func->getAttrOfType<DictionaryAttr>(TileDialect::kDefaultsAttrName);
   for (const std::string &name : sig.sizeNames) {
