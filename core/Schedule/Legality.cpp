@@ -856,14 +856,35 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
       if (need <= launch)
         continue;
       const Unit &u = g.units[op.unit];
+      // What would fit: more warp groups sharing the accumulator (fewer
+      // registers each, though the block launches with fewer too), or the
+      // other groups' threads fewer. Advice from the numbers, not a rule of
+      // thumb (the seventh sweep's k35 got "more" from one check and "fewer"
+      // from this one for the same kernel).
+      std::string advice;
+      if (r.consumers != Consumers::PingPong)
+        for (int64_t more = gr->threads + 128; more <= 4 * 128 && advice.empty(); more += 128) {
+          int64_t block = allThreads - gr->threads + more;
+          int64_t acc2 = ceilDiv(v.bytes, 4 * more), launch2 = launchRegisterLimit(block, limits);
+          if (block <= 1024 && acc2 + limits.wgmmaOperandRegs <= launch2)
+            advice = formatv("give its schedule group {0} warp groups ({1} accumulator registers a "
+                             "thread, within the {2} a block of {3} threads launches with)",
+                             more / 128, acc2, launch2, block)
+                         .str();
+        }
+      int64_t others = allThreads - gr->threads;
+      if (advice.empty() && others > 0 &&
+          need <= launchRegisterLimit(gr->threads + std::min<int64_t>(others, 128), limits))
+        advice = "give the other schedule groups fewer warp groups";
+      if (advice.empty())
+        advice = "make the dot narrower";
       r.violations.push_back(
           {Rule::Registers, u.name, "", op.location.empty() ? u.location : op.location,
            formatv("{0}'s wgmma holds {1} accumulator registers a thread, about {2} with its "
                    "operands, but ptxas compiles it within the {3} registers a thread "
                    "launches with ({4} / {5} threads; a later setmaxnreg.inc does not count): "
-                   "ptxas would fail (C7602, insufficient registers). Use fewer warp groups "
-                   "(a block of 384 threads launches with 168) or a narrower dot.",
-                   u.name, acc, need, launch, limits.regsPerSM, allThreads)
+                   "ptxas would fail (C7602, insufficient registers). To fit, {6}.",
+                   u.name, acc, need, launch, limits.regsPerSM, allThreads, advice)
                .str(),
            {grp}});
     }
