@@ -197,6 +197,7 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       continue;
     int64_t lastUse = p.sched[l].stage;
     int64_t asyncWait = 0; // wgmma groups a reading dot keeps in flight
+    std::string waitDot;
     for (const Edge &e : g.edges) {
       if (e.def != l || e.use == l)
         continue;
@@ -206,11 +207,16 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
       // with A from registers retires within its kernel iteration: its wait
       // holds it under the math after it, not past the next load.)
       if (g.units[e.use].kind == UnitKind::Dot &&
-          g.units[e.use].localReader != static_cast<int>(e.use) && !g.units[e.use].registerA)
-        asyncWait = std::max(asyncWait, p.sched[e.use].wait);
+          g.units[e.use].localReader != static_cast<int>(e.use) && !g.units[e.use].registerA &&
+          p.sched[e.use].wait > asyncWait) {
+        asyncWait = p.sched[e.use].wait;
+        waitDot = g.units[e.use].name;
+      }
     }
     LoadBuffers b;
     b.name = g.units[l].name;
+    b.waitCopies = asyncWait;
+    b.waitDot = waitDot;
     // One buffer per stage from the load to its last use, plus one per
     // wgmma group still reading when the next iteration's load is issued.
     b.copies = lastUse - p.sched[l].stage + 1 + asyncWait;
@@ -262,10 +268,15 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
   if (total > limits.smemPerBlock) {
     // Every part of the total, so that the figures add up.
     std::string parts;
-    for (const LoadBuffers &b : r.buffers)
-      parts += formatv("{0}{1} x {2} copies", parts.empty() ? "" : ", ", b.name,
-                       b.copies)
+    std::map<std::string, int64_t> waits; // dot -> the copies its wait keeps, most of any load
+    for (const LoadBuffers &b : r.buffers) {
+      parts += formatv("{0}{1} x {2} copies{3}", parts.empty() ? "" : ", ", b.name, b.copies,
+                       b.waitCopies > 0 ? formatv(" ({0} for {1}'s wait)", b.waitCopies, b.waitDot).str()
+                                        : std::string())
                    .str();
+      if (b.waitCopies > 0)
+        waits[b.waitDot] = std::max(waits[b.waitDot], b.waitCopies);
+    }
     parts += formatv(", {0} of barriers", kib(limits.barrierAreaBytes)).str();
     if (g.fixedSmemBytes > 0)
       parts += formatv(", {0} of tiles loaded outside the loop (live throughout{1})",
@@ -300,8 +311,14 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
             ? "No schedule fits this: the tiles only the epilogue reads and the stores' "
               "staging need that much on their own; read fewer or smaller tiles after the loop "
               "(16-bit rather than f32, a smaller output tile)."
-            : "Each load keeps one copy per stage between it and its last use: move loads "
-              "closer to their uses.";
+            : "Each load keeps one copy per stage between it and its last use" +
+                  std::string(waits.empty() ? "" : ", and one per wgmma group its dot keeps in flight") +
+                  ": move loads closer to their uses" +
+                  (waits.empty() ? std::string(".")
+                                 : formatv(", or lower {0}'s wait (now {1})",
+                                           waits.begin()->first, waits.begin()->second)
+                                           .str() +
+                                       ".");
     // How close: the most copies of each ring that fit (two at least: one
     // being read while the next loads), with what it would need.
     if (!epilogueAlone) {

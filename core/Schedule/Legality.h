@@ -51,6 +51,10 @@ struct LoadBuffers {
   std::string name;
   int64_t copies = 1;
   int64_t bytesPerCopy = 0;
+  /// Of the copies, those a reading dot's wait keeps (one per wgmma group
+  /// in flight), and that dot.
+  int64_t waitCopies = 0;
+  std::string waitDot;
 };
 
 struct GroupRegisters {
