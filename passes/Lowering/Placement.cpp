@@ -628,8 +628,9 @@ LogicalResult Placer::checkDot(DotOp d) {
     // accumulator layout of a computed tile is not.
     if (!aSmem)
       return refuse(d, "an FP8 A operand must be a tile loaded by TMA: wgmma's FP8 register "
-                       "fragments are not the accumulator layout (upcast A with tile.upcast "
-                       "for a bf16 dot)");
+                       "fragments are not the accumulator layout. Make the dot 16-bit: a "
+                       "computed A (P after a softmax) converted to bf16 with arith.extf or "
+                       "truncf, B as well (a loaded FP8 B with tile.upcast, or arith.extf)");
     if (d.getTransposeA())
       return refuse(d, "FP8 operands must be K-major on sm_90a (wgmma transposes only 16-bit "
                        "operands): A is M-major (transpose_a); store A as MxK");
