@@ -326,8 +326,9 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
       std::string nonfinite =
           e.nonfiniteRef == e.nonfinite
               ? " elements are NaN or infinite in the reference too: these inputs make the "
-                "computation undefined (a loop of no iterations dividing 0 by 0, say); give the "
-                "inputs values the kernel is meant for (the manifest's tensors' init)"
+                "computation undefined (a loop of no iterations dividing 0 by 0, say; give the "
+                "inputs values the kernel is meant for: tile.init in the IR, the manifest's "
+                "tensors' init), or no program writes those elements (outputs start as NaN)"
               : " elements are NaN or infinite (unwritten or overflowed)" +
                     (e.nonfiniteRef ? " (" + std::to_string(e.nonfiniteRef) + " of them in the reference too)"
                                     : std::string());

@@ -54,6 +54,31 @@ std::vector<std::string> tensorNames(func::FuncOp kernel, const std::vector<bool
 }
 } // namespace
 
+/// Whether `v` depends on tile.program_id `dim`: through its defining ops'
+/// operands, and through a loop's induction variable to the loop's bounds
+/// (a persistent kernel's tile loop starts at the program id).
+static bool dependsOnProgramId(Value v, unsigned dim, int depth = 0) {
+  if (depth > 64)
+    return true; // too deep to tell: assume it does (no warning)
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      return llvm::any_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()},
+                          [&](Value b) { return dependsOnProgramId(b, dim, depth + 1); }) ||
+             (arg != loop.getInductionVar()); // a carried value: not followed
+    return false;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto p = dyn_cast<ProgramIdOp>(def))
+    return p.getDim() == dim;
+  // A cluster's rank reads the program id along dimension 0.
+  if (dim == 0 && def->getName().getStringRef().starts_with("tile.cluster"))
+    return true;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value o) { return dependsOnProgramId(o, dim, depth + 1); });
+}
+
 LogicalResult
 stagecraft::checkKernelAtSizes(func::FuncOp kernel,
                                const std::vector<std::pair<std::string, int64_t>> &overrides) {
@@ -81,6 +106,25 @@ stagecraft::checkKernelAtSizes(func::FuncOp kernel,
       return kernel.emitOpError("argument #")
              << sig->descArgs[k] << " is stored: `tile.init` gives the range of an input's elements";
   }
+  // Programs that store to the same elements: a store whose coordinates do
+  // not depend on a grid dimension with more than one program is written by
+  // all of them, in no set order (the seventh sweep's k05: each of 8
+  // programs along N stored its partial row sums to the same R[s, m]; the
+  // kernel and its reference each kept a different one). A warning: programs
+  // that store the same values (a statistic of A alone) are in order.
+  kernel.walk([&](StoreOp store) {
+    for (unsigned d = 0; d < grid.size(); ++d) {
+      if (grid[d] <= 1 || llvm::any_of(store.getCoords(), [&](Value c) {
+            return dependsOnProgramId(c, d);
+          }))
+        continue;
+      store.emitWarning("the tile.store's coordinates do not depend on tile.program_id ")
+          << d << ", and the grid has " << grid[d]
+          << " programs along it at these sizes: they all write the same elements, in no set "
+             "order (one program's values land, which one varies from run to run)";
+      return;
+    }
+  });
   // TMA starts a copy at a 16-byte unit of the innermost dimension: the
   // lowering refuses coordinates no size can align; those that depend on a
   // size (a loop from K0) are checked at these sizes.
