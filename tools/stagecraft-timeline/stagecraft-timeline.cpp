@@ -63,6 +63,11 @@ static cl::opt<std::string> batchFile("batch",
 static cl::opt<std::string> kernelName("kernel",
                                        cl::desc("The kernel to predict (default: the only one)"),
                                        cl::cat(toolOptions));
+static cl::opt<int64_t> clusterSize(
+    "cluster",
+    cl::desc("CTAs per thread-block cluster (1, 2 or 4; default: the schedule's, else the "
+             "kernel's tile.cluster), as stagecraft-compile --cluster"),
+    cl::init(0), cl::cat(toolOptions));
 static cl::opt<bool> jsonOut("json", cl::desc("Print the prediction as one JSON object"),
                              cl::cat(toolOptions));
 static cl::opt<bool> printParams("print-params", cl::desc("Print the model parameters and exit"),
@@ -212,6 +217,7 @@ json::Object predictionJson(const timeline::Prediction &p) {
 
 struct Config {
   std::string ir, scheduleJson, scheduleSource;
+  int64_t cluster = 0; // --cluster: overrides the schedule's, as stagecraft-compile's does
   std::vector<std::pair<std::string, int64_t>> sizes;
   timeline::SimOptions sim;
 };
@@ -222,6 +228,8 @@ timeline::Prediction run(Kernel &k, const Config &c, const timeline::HopperModel
   Schedule schedule;
   if (!applySchedule(k.graph, c.scheduleJson, c.scheduleSource, schedule, error))
     return p;
+  if (c.cluster)
+    schedule.cluster = c.cluster;
   ScheduleReport report = checkSchedule(k.graph, schedule);
   if (!report.legal()) {
     // As stagecraft-compile words it: the op at fault's file:line:col (the
@@ -419,6 +427,13 @@ static int timelineMain(int argc, char **argv) {
   if (std::string why = stagecraft::parseSizeOptions(sizeArgs, c.sizes); !why.empty()) {
     errs() << "error: " << why << "\n";
     return 1;
+  }
+  if (clusterSize.getNumOccurrences()) {
+    if (clusterSize != 1 && clusterSize != 2 && clusterSize != 4) {
+      errs() << "error: --cluster must be 1, 2 or 4 (got " << clusterSize << ")\n";
+      return 1;
+    }
+    c.cluster = clusterSize;
   }
   std::string error;
   if (!scheduleFile.empty()) {
