@@ -56,27 +56,31 @@ std::vector<std::string> tensorNames(func::FuncOp kernel, const std::vector<bool
 
 /// Whether `v` depends on tile.program_id `dim`: through its defining ops'
 /// operands, and through a loop's induction variable to the loop's bounds
-/// (a persistent kernel's tile loop starts at the program id).
-static bool dependsOnProgramId(Value v, unsigned dim, int depth = 0) {
+/// (a persistent kernel's tile loop starts at the program id). Memoized in
+/// `seen`: index math is a DAG, which a walk of every path can blow up.
+static bool dependsOnProgramId(Value v, unsigned dim, DenseMap<Value, bool> &seen,
+                               int depth = 0) {
   if (depth > 64)
     return true; // too deep to tell: assume it does (no warning)
+  if (auto it = seen.find(v); it != seen.end())
+    return it->second;
+  seen[v] = true; // a cycle (none in SSA outside loops) counts as dependent
+  auto follow = [&](Value w) { return dependsOnProgramId(w, dim, seen, depth + 1); };
+  bool r = false;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-      return llvm::any_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()},
-                          [&](Value b) { return dependsOnProgramId(b, dim, depth + 1); }) ||
-             (arg != loop.getInductionVar()); // a carried value: not followed
-    return false;
+      r = arg != loop.getInductionVar() || // a carried value: not followed
+          llvm::any_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()},
+                       follow);
+  } else if (Operation *def = v.getDefiningOp()) {
+    if (auto p = dyn_cast<ProgramIdOp>(def))
+      r = p.getDim() == dim;
+    else if (dim == 0 && def->getName().getStringRef().starts_with("tile.cluster"))
+      r = true; // a cluster's rank reads the program id along dimension 0
+    else
+      r = llvm::any_of(def->getOperands(), follow);
   }
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (auto p = dyn_cast<ProgramIdOp>(def))
-    return p.getDim() == dim;
-  // A cluster's rank reads the program id along dimension 0.
-  if (dim == 0 && def->getName().getStringRef().starts_with("tile.cluster"))
-    return true;
-  return llvm::any_of(def->getOperands(),
-                      [&](Value o) { return dependsOnProgramId(o, dim, depth + 1); });
+  return seen[v] = r;
 }
 
 LogicalResult
@@ -114,8 +118,9 @@ stagecraft::checkKernelAtSizes(func::FuncOp kernel,
   // that store the same values (a statistic of A alone) are in order.
   kernel.walk([&](StoreOp store) {
     for (unsigned d = 0; d < grid.size(); ++d) {
+      DenseMap<Value, bool> seen;
       if (grid[d] <= 1 || llvm::any_of(store.getCoords(), [&](Value c) {
-            return dependsOnProgramId(c, d);
+            return dependsOnProgramId(c, d, seen);
           }))
         continue;
       store.emitWarning("the tile.store's coordinates do not depend on tile.program_id ")
