@@ -133,16 +133,24 @@ stagecraft::checkKernelAtSizes(func::FuncOp kernel,
   // TMA starts a copy at a 16-byte unit of the innermost dimension: the
   // lowering refuses coordinates no size can align; those that depend on a
   // size (a loop from K0) are checked at these sizes.
+  // A program id along a grid dimension of one program is 0 at these sizes
+  // (a split-K grid of one split starts its loop at 0 whatever KC is: the
+  // sweep's B11 was refused "at these sizes").
   IndexEvaluator eval(kernel, *sig, bound->values, grid);
+  DenseMap<Value, int64_t> known = eval.sizeValues();
+  kernel.walk([&](ProgramIdOp p) {
+    if (grid[p.getDim()] == 1)
+      known[p.getResult()] = 0;
+  });
   Operation *misaligned = nullptr;
   std::string why;
   kernel.walk([&](Operation *op) {
     if (misaligned)
       return;
     if (auto l = dyn_cast<LoadOp>(op))
-      why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &eval.sizeValues());
+      why = misalignedInnermostCoordinate(l.getDesc().getType(), l.getCoords(), &known);
     else if (auto s = dyn_cast<StoreOp>(op))
-      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &eval.sizeValues(),
+      why = misalignedInnermostCoordinate(s.getDesc().getType(), s.getCoords(), &known,
                                           /*store=*/true);
     if (!why.empty())
       misaligned = op;

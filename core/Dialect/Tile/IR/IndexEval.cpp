@@ -355,16 +355,17 @@ static int64_t knownMultipleAt(Value v, const DenseMap<Value, int64_t> *sizes, i
   auto of = [](int64_t n) { return n == 0 ? kAny : std::min<int64_t>(std::abs(n), kAny); };
   auto gcd = [](int64_t a, int64_t b) { return std::gcd(a, b); };
   auto km = [&](Value w) { return knownMultipleAt(w, sizes, depth + 1); };
+  // Values known at these sizes: the sizes, and a program id along a grid
+  // dimension of one program (always 0).
+  if (sizes)
+    if (auto it = sizes->find(v); it != sizes->end())
+      return of(it->second);
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (auto loop = dyn_cast<scf::ForOp>(owner); loop && arg == loop.getInductionVar())
       return gcd(km(loop.getLowerBound()), km(loop.getStep()));
-    if (isa<func::FuncOp>(owner) && v.getType().isIntOrIndex()) {
-      if (!sizes)
-        return kAny;
-      auto it = sizes->find(v);
-      return it == sizes->end() ? 1 : of(it->second);
-    }
+    if (isa<func::FuncOp>(owner) && v.getType().isIntOrIndex())
+      return sizes ? 1 : kAny; // (a size in `sizes` was found above)
     return 1;
   }
   Operation *def = v.getDefiningOp();
