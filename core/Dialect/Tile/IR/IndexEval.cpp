@@ -182,9 +182,12 @@ std::optional<int64_t> IndexEvaluator::inside(ArrayRef<DimSource> from, int64_t 
     auto it = extents.find(load.getDesc());
     if (it == extents.end() || s.boxDim >= it->second.size())
       continue; // not a kernel argument's tensor: nothing known
+    // A coordinate read from a tensor (a page table, a token table) counts
+    // its box whole along that dimension; the others still count what is
+    // inside (a table-indexed GEMM's K: the sweep's B9 counted it padded).
     std::optional<int64_t> at = eval(load.getCoords()[s.boxDim], env);
     if (!at)
-      return std::nullopt;
+      continue;
     int64_t box = load.getDesc().getType().getBoxShape()[s.boxDim];
     int64_t lo = std::max<int64_t>(*at, 0), hi = std::min(*at + box, it->second[s.boxDim]);
     n = std::min(n, std::max<int64_t>(hi - lo, 0));

@@ -68,9 +68,9 @@ public:
   /// element-wise math, reductions, broadcasts and other dots: attention's P
   /// has the keys K had) loaded from inside their tensor, not the padding
   /// TMA fills past an edge (a decode's one query row in a 128-row tile
-  /// counts once). Masks are not read: a causal block counts whole. nullopt
-  /// where dotFlops is, or where a load's coordinates cannot be evaluated
-  /// (they read a tensor: a page table).
+  /// counts once). Masks are not read: a causal block counts whole. A load
+  /// coordinate that cannot be evaluated (it reads a tensor: a page table)
+  /// counts its box whole along that dimension. nullopt where dotFlops is.
   std::optional<double> usefulDotFlops(int64_t maxIterations = 20'000'000) const {
     return overPrograms(maxIterations, true);
   }
