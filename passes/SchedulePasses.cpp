@@ -50,6 +50,19 @@ FailureOr<func::FuncOp> stagecraft::selectKernel(ModuleOp module,
 /// first op of the unit, else the loop.
 static Operation *violationAnchor(scf::ForOp loop, const LoopGraph &g,
                                   const Violation &v) {
+  // The op the violation names by location first, as stagecraft-compile and
+  // the timeline report it (the op that uses a value, not its unit's first
+  // op: the seventh sweep's B7 had opt and compile disagree by five lines);
+  // an op outside the loop's units (a reduction after it, a load before it)
+  // is found so too.
+  Operation *at = nullptr;
+  if (!v.location.empty())
+    loop->getParentOfType<func::FuncOp>().walk([&](Operation *op) {
+      if (!at && formatLocation(op->getLoc()) == v.location)
+        at = op;
+    });
+  if (at)
+    return at;
   FailureOr<LoopUnits> units = collectUnits(loop);
   const std::string &name = v.use.empty() ? v.def : v.use;
   if (succeeded(units) && !name.empty()) {
@@ -57,16 +70,8 @@ static Operation *violationAnchor(scf::ForOp loop, const LoopGraph &g,
     if (u >= 0)
       return units->ops[u].front();
   }
-  // A violation about an op outside the loop's units (a reduction after
-  // it, a load before it) carries that op's location.
-  Operation *at = nullptr;
-  if (!v.location.empty())
-    loop->getParentOfType<func::FuncOp>().walk([&](Operation *op) {
-      if (!at && formatLocation(op->getLoc()) == v.location)
-        at = op;
-    });
   (void)g;
-  return at ? at : loop.getOperation();
+  return loop.getOperation();
 }
 
 /// Checks the kernel's schedule; emits one error per violation, or the
