@@ -83,14 +83,11 @@ static bool dependsOnProgramId(Value v, unsigned dim, DenseMap<Value, bool> &see
   return seen[v] = r;
 }
 
-LogicalResult
-stagecraft::checkKernelAtSizes(func::FuncOp kernel,
-                               const std::vector<std::pair<std::string, int64_t>> &overrides) {
-  FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
-  if (failed(sig))
-    return failure();
-  FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
-  if (failed(bound) || failed(sig->checkTensors(*bound)))
+/// checkKernelAtSizes with the signature read and bound (deriveManifest has
+/// both and goes on with them).
+static LogicalResult checkBoundKernel(func::FuncOp kernel, const KernelSignature *sig,
+                                      const KernelSignature::Bound *bound) {
+  if (failed(sig->checkTensors(*bound)))
     return failure();
   std::vector<int64_t> grid = bound->grid;
   int64_t cluster = clusterSize(kernel);
@@ -165,18 +162,28 @@ stagecraft::checkKernelAtSizes(func::FuncOp kernel,
   return success();
 }
 
+LogicalResult
+stagecraft::checkKernelAtSizes(func::FuncOp kernel,
+                               const std::vector<std::pair<std::string, int64_t>> &overrides) {
+  FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
+  if (failed(sig))
+    return failure();
+  FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
+  if (failed(bound))
+    return failure();
+  return checkBoundKernel(kernel, &*sig, &*bound);
+}
+
 FailureOr<KernelManifest>
 stagecraft::deriveManifest(func::FuncOp kernel,
                            const std::vector<std::pair<std::string, int64_t>> &overrides) {
-  if (failed(checkKernelAtSizes(kernel, overrides)))
-    return failure();
   FailureOr<KernelSignature> sig = KernelSignature::get(kernel);
   if (failed(sig))
     return failure();
   KernelManifest m;
   m.kernel = kernel.getSymName().str();
   FailureOr<KernelSignature::Bound> bound = sig->bind(overrides);
-  if (failed(bound))
+  if (failed(bound) || failed(checkBoundKernel(kernel, &*sig, &*bound)))
     return failure();
   std::vector<int64_t> sizes = bound->values;
   m.sizes = bound->sizes;
