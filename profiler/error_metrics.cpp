@@ -33,3 +33,18 @@ Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise)
 }
 
 }  // namespace stagecraft::profiler
+
+namespace stagecraft::profiler {
+
+uint64_t flipsAllowed(uint64_t count, double fraction) {
+  if (!(fraction > 0.0) || count == 0) return 0;
+  return std::max<uint64_t>(1, uint64_t(std::ceil(std::min(fraction, 1.0) * double(count))));
+}
+
+double flipThreshold(const ErrorSummary &all, const Tolerance &tol) { return tol.maxRel * all.maxAbsRef; }
+
+bool passesWithFlips(const ErrorSummary &rest, const Tolerance &tol, uint64_t allowed) {
+  return rest.excluded <= allowed && passes(rest, tol);
+}
+
+}  // namespace stagecraft::profiler

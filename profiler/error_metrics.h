@@ -22,6 +22,9 @@ struct ErrorSummary {
   uint64_t nonfinite = 0;  // elements where out or ref was NaN or +-inf
   uint64_t nonfiniteRef = 0;  // of those, where the reference itself was
   uint64_t count = 0;      // elements compared
+  // Elements that differed by more than a threshold the comparison was given, counted here and
+  // left out of sumSqDiff and maxAbsDiff (not of sumSqRef, maxAbsRef or count): flips.
+  uint64_t excluded = 0;
 };
 
 // Default tolerances for bf16 outputs. A bf16 result carries 8 significant bits, so rounding the
@@ -50,6 +53,13 @@ struct OutputCheckResult {
   bool reordered = false;
   Tolerance derived;
   ErrorSummary reorderNoise;
+  // Where the output passes through a comparison of rounded values (an argmax: the manifest's
+  // flip_fraction) and missed its tolerance: the elements that miss its max by any amount
+  // (`flipped`: flips near ties) and how many may (flipsAllowed). `errors` are then those of
+  // the other elements when the flips are within the allowance, `withFlips` those of all.
+  bool flipChecked = false;
+  uint64_t flipped = 0, flipsAllowed = 0;
+  ErrorSummary withFlips;
 };
 
 double maxRelErr(const ErrorSummary &s);
@@ -73,5 +83,17 @@ bool passes(const ErrorSummary &s, const Tolerance &tol);
 constexpr double kReorderNoiseFactor = 8.0;
 constexpr double kReorderToleranceCap = 0.1;
 Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise);
+
+// Flips: an output that passes through a comparison (or a rounding to an integer) of values the
+// kernel and its reference compute a rounding apart can differ by anything where two of them
+// are within that rounding of a tie (an argmax's index). The compiler gives the fraction of the
+// elements that may (`flip_fraction`, docs/compiler.md); at least one element may, in an output
+// with that fraction.
+uint64_t flipsAllowed(uint64_t count, double fraction);
+// The absolute difference past which an element counts as a flip: the max-wise tolerance.
+double flipThreshold(const ErrorSummary &all, const Tolerance &tol);
+// Passes with flips: no more than `allowed` elements beyond the threshold (`rest.excluded`),
+// and the others within the tolerance.
+bool passesWithFlips(const ErrorSummary &rest, const Tolerance &tol, uint64_t allowed);
 
 }  // namespace stagecraft::profiler

@@ -312,6 +312,10 @@ IrReference parseIrReference(const Obj &o, Manifest &m) {
   if (r.block[0] * r.block[1] * r.block[2] > 1024) fail(o.field("block"), "more than 1024 threads per block");
   r.scratchBytesPerBlock = o.integer("scratch_bytes_per_block", 0, int64_t(1) << 34);
   if (o.has("reorder")) r.reorder = o.boolean("reorder");
+  if (o.has("flops")) {
+    r.flops = o.number("flops");
+    if (!(r.flops >= 0.0)) fail(o.field("flops"), "must be a non-negative number");
+  }
   const json::Value &outs = o.array("outputs");
   if (outs.items().empty()) fail(o.field("outputs"), "must list at least one output");
   for (size_t i = 0; i < outs.items().size(); ++i) {
@@ -328,6 +332,10 @@ IrReference parseIrReference(const Obj &o, Manifest &m) {
     c.maxRelTol = out.number("max_rel_tol");
     for (double v : {c.normRelTol, c.maxRelTol})
       if (!(v > 0.0 && v < 1.0)) fail(out.path(), "tolerances must be in (0, 1)");
+    if (out.has("flip_fraction")) {
+      c.flipFraction = out.number("flip_fraction");
+      if (!(c.flipFraction >= 0.0 && c.flipFraction <= 1.0)) fail(out.field("flip_fraction"), "must be in [0, 1]");
+    }
     if (out.has("basis")) c.basis = out.str("basis");
     out.reportUnused(m.warnings);
     r.outputs.push_back(c);

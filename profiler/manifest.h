@@ -113,6 +113,9 @@ struct AttentionReference {
 struct OutputCheck {
   std::string tensor;
   double normRelTol = 1e-2, maxRelTol = 5e-2;
+  // The fraction of the elements that may miss maxRelTol by any amount: flips near ties of a
+  // comparison of rounded values (error_metrics.h); 0: none.
+  double flipFraction = 0;
   std::string basis;
 };
 
@@ -124,6 +127,9 @@ struct IrReference {
   int64_t scratchBytesPerBlock = 0;
   // The kernel takes a trailing i32 after scratch: non-zero runs every sum in reverse.
   bool reorder = false;
+  // The dot FLOPs its launch executes (every program's whole tiles), when the compiler counted
+  // them: the watchdog's allowance for it. Negative: not given.
+  double flops = -1;
   std::vector<OutputCheck> outputs;
 };
 

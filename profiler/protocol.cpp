@@ -199,6 +199,16 @@ Value resultToJson(const Result &r) {
       ck.set("reordered_max_rel_err", Value::number(maxRelErr(c.reorderNoise)));
       ck.set("reordered_norm_rel_err", Value::number(normRelErr(c.reorderNoise)));
     }
+    // Where it missed and near ties may flip: how many elements missed the max-wise tolerance
+    // by more, how many may; passed with them, the errors above are the other elements'.
+    if (c.flipChecked) {
+      ck.set("flipped", Value::integer((long long)c.flipped));
+      ck.set("flips_allowed", Value::integer((long long)c.flipsAllowed));
+      if (c.passed) {
+        ck.set("max_rel_err_with_flips", Value::number(maxRelErr(c.withFlips)));
+        ck.set("norm_rel_err_with_flips", Value::number(normRelErr(c.withFlips)));
+      }
+    }
     checks.push(ck);
   }
   o.set("checks", checks);

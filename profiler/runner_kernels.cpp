@@ -69,9 +69,9 @@ void RunnerKernels::toF32(CUdeviceptr src, DType dtype, CUdeviceptr dst, uint64_
 }
 
 void RunnerKernels::errorStats(CUdeviceptr out, DType dtype, CUdeviceptr ref, uint64_t count,
-                               CUdeviceptr stats, CUstream s) const {
+                               CUdeviceptr stats, CUstream s, float excludeAbove) const {
   int code = dtypeCode(dtype);
-  void *args[] = {&out, &code, &ref, &count, &stats};
+  void *args[] = {&out, &code, &ref, &count, &stats, &excludeAbove};
   launch(errorStats_, blocksFor(count), args, s, "error statistics");
 }
 

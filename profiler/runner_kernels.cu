@@ -32,6 +32,7 @@ struct ErrorStats {
   unsigned int maxAbsRefBits;
   unsigned long long nonfinite;
   unsigned long long nonfiniteRef;
+  unsigned long long excluded;
 };
 
 __device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
@@ -97,12 +98,14 @@ extern "C" __global__ void stagecraft_to_f32(const void *src, int dtype, float *
 
 // Accumulates, over out[i] vs ref[i]: sum (out-ref)^2, sum ref^2, max |out-ref|, max |ref| and
 // the count of elements where out or ref is NaN or infinite (those never pass). Sums in double so
-// that 2^26 elements lose nothing that matters. Launch with 256 threads per block.
+// that 2^26 elements lose nothing that matters. Elements that differ by more than `excludeAbove`
+// are counted, not summed into the differences (an output's flips: error_metrics.h). Launch with
+// 256 threads per block.
 extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, const float *ref,
-                                                  uint64_t n, ErrorStats *stats) {
+                                                  uint64_t n, ErrorStats *stats, float excludeAbove) {
   double sumSqDiff = 0.0, sumSqRef = 0.0;
   float maxDiff = 0.0f, maxRef = 0.0f;
-  unsigned long long nonfinite = 0, nonfiniteRef = 0;
+  unsigned long long nonfinite = 0, nonfiniteRef = 0, excluded = 0;
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += uint64_t(gridDim.x) * blockDim.x) {
     float o = loadAsFloat(out, dtype, i);
@@ -113,10 +116,14 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
       continue;
     }
     float d = fabsf(o - r);
-    sumSqDiff += double(d) * d;
     sumSqRef += double(r) * r;
-    maxDiff = fmaxf(maxDiff, d);
     maxRef = fmaxf(maxRef, fabsf(r));
+    if (d > excludeAbove) {
+      ++excluded;
+      continue;
+    }
+    sumSqDiff += double(d) * d;
+    maxDiff = fmaxf(maxDiff, d);
   }
   // Warp, then block reduction.
   for (int off = 16; off > 0; off >>= 1) {
@@ -126,10 +133,11 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
     maxRef = fmaxf(maxRef, __shfl_down_sync(0xffffffffu, maxRef, off));
     nonfinite += __shfl_down_sync(0xffffffffu, nonfinite, off);
     nonfiniteRef += __shfl_down_sync(0xffffffffu, nonfiniteRef, off);
+    excluded += __shfl_down_sync(0xffffffffu, excluded, off);
   }
   __shared__ double sDiff[32], sRef[32];
   __shared__ float sMaxDiff[32], sMaxRef[32];
-  __shared__ unsigned long long sNonfinite[32], sNonfiniteRef[32];
+  __shared__ unsigned long long sNonfinite[32], sNonfiniteRef[32], sExcluded[32];
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (lane == 0) {
     sDiff[warp] = sumSqDiff;
@@ -138,6 +146,7 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
     sMaxRef[warp] = maxRef;
     sNonfinite[warp] = nonfinite;
     sNonfiniteRef[warp] = nonfiniteRef;
+    sExcluded[warp] = excluded;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -149,6 +158,7 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
       maxRef = fmaxf(maxRef, sMaxRef[w]);
       nonfinite += sNonfinite[w];
       nonfiniteRef += sNonfiniteRef[w];
+      excluded += sExcluded[w];
     }
     atomicAdd(&stats->sumSqDiff, sumSqDiff);
     atomicAdd(&stats->sumSqRef, sumSqRef);
@@ -156,6 +166,7 @@ extern "C" __global__ void stagecraft_error_stats(const void *out, int dtype, co
     atomicMax(&stats->maxAbsRefBits, __float_as_uint(maxRef));
     atomicAdd(&stats->nonfinite, nonfinite);
     atomicAdd(&stats->nonfiniteRef, nonfiniteRef);
+    atomicAdd(&stats->excluded, excluded);
   }
 }
 

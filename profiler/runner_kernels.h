@@ -20,6 +20,7 @@ struct ErrorStatsDevice {
   unsigned int maxAbsRefBits;
   unsigned long long nonfinite;
   unsigned long long nonfiniteRef;
+  unsigned long long excluded;
 };
 
 class RunnerKernels {
@@ -32,9 +33,10 @@ public:
 
   void fillRandom(CUdeviceptr p, DType dtype, uint64_t count, const InitSpec &init, CUstream s) const;
   void toF32(CUdeviceptr src, DType dtype, CUdeviceptr dst, uint64_t count, CUstream s) const;
-  // Adds the comparison of out[0..count) with ref[0..count) into *stats (device memory).
+  // Adds the comparison of out[0..count) with ref[0..count) into *stats (device memory); elements
+  // that differ by more than `excludeAbove` are counted apart (ErrorSummary::excluded).
   void errorStats(CUdeviceptr out, DType dtype, CUdeviceptr ref, uint64_t count, CUdeviceptr stats,
-                  CUstream s) const;
+                  CUstream s, float excludeAbove) const;
   void softmaxRows(CUdeviceptr scores, int64_t rows, int cols, int rowsPerHead, int queryOffset,
                    bool causal, CUstream s) const;
 

@@ -7,13 +7,14 @@
 
 namespace stagecraft::profiler {
 
-ErrorAccumulator::ErrorAccumulator(const RunnerKernels &kernels, CUstream stream)
-    : kernels_(kernels), stream_(stream), stats_(sizeof(ErrorStatsDevice), "error statistics") {
+ErrorAccumulator::ErrorAccumulator(const RunnerKernels &kernels, CUstream stream, float excludeAbove)
+    : kernels_(kernels), stream_(stream), stats_(sizeof(ErrorStatsDevice), "error statistics"),
+      excludeAbove_(excludeAbove) {
   CU_CHECK(driver().cuMemsetD8Async(stats_.get(), 0, sizeof(ErrorStatsDevice), stream_));
 }
 
 void ErrorAccumulator::add(CUdeviceptr out, DType outType, CUdeviceptr refF32, uint64_t count) {
-  kernels_.errorStats(out, outType, refF32, count, stats_.get(), stream_);
+  kernels_.errorStats(out, outType, refF32, count, stats_.get(), stream_, excludeAbove_);
   count_ += count;
 }
 
@@ -33,6 +34,7 @@ ErrorSummary ErrorAccumulator::read(const StreamWait &wait) {
   s.maxAbsRef = bitsToFloat(d.maxAbsRefBits);
   s.nonfinite = d.nonfinite;
   s.nonfiniteRef = d.nonfiniteRef;
+  s.excluded = d.excluded;
   s.count = count_;
   return s;
 }

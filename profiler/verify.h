@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <limits>
 
 namespace stagecraft::profiler {
 
@@ -22,7 +23,9 @@ using StreamWait = std::function<void(CUstream, const char *what)>;
 // Sums error statistics over one or more (output, reference) pieces on the device.
 class ErrorAccumulator {
 public:
-  ErrorAccumulator(const RunnerKernels &kernels, CUstream stream);
+  // Elements that differ by more than `excludeAbove` are counted apart (ErrorSummary::excluded).
+  ErrorAccumulator(const RunnerKernels &kernels, CUstream stream,
+                   float excludeAbove = std::numeric_limits<float>::infinity());
   void add(CUdeviceptr out, DType outType, CUdeviceptr refF32, uint64_t count);
   // Waits for the stream and reads the totals.
   ErrorSummary read(const StreamWait &wait);
@@ -32,6 +35,7 @@ private:
   CUstream stream_;
   DeviceBuffer stats_;
   uint64_t count_ = 0;
+  float excludeAbove_;
 };
 
 // Compares the gemm output of the last launch (input set 0) with cuBLAS in fp32.

@@ -2,7 +2,7 @@
 # GPU host: every bundle of DIR/bundles (a prepare script's output: bench/timeline/launch-cost/
 # prepare.sh, bench/timeline/tile-order/prepare.sh; carry DIR) run by DIR/stagecraft-run,
 # verified against its IR reference (and cuBLAS for a GEMM), ROUNDS rounds (default 3) in turn.
-#   bash bench/timeline/run-bundles-on-gpu.sh DIR OUT
+#   bash bench/timeline/run-bundles-on-gpu.sh DIR OUT    (RUN_ARGS: more stagecraft-run options)
 # Writes OUT/results.jsonl (the runner's JSON, one line per run, with "round"; what
 # bench/timeline/calibrate.py reads), OUT/summary.txt (round bundle status verified median_us
 # TFLOP/s) and OUT/device.txt.
@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/device.txt" 2>&1
 for r in $(seq 1 "${ROUNDS:-3}"); do
   for b in "$DIR"/bundles/*; do
-    line=$(timeout 300 "$DIR/stagecraft-run" "$b" --reps "${REPS:-30}" --warmup 5 2>/dev/null | tail -1)
+    line=$(timeout 300 "$DIR/stagecraft-run" "$b" --reps "${REPS:-30}" --warmup 5 ${RUN_ARGS:-} 2>/dev/null | tail -1)
     python3 -c "
 import json, sys
 try:

@@ -296,6 +296,10 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     flops = *executed;
   }
   m.flops = flops;
+  // Up to a million programs and loop iterations (a walk of milliseconds):
+  // past that the runner allows for the kernel's count.
+  if (std::optional<double> whole = eval.dotFlops(1'000'000))
+    m.referenceFlops = *whole;
   // The pipelined loop's trip count (the longest of the first and the last
   // program's) for the reductions' length.
   int64_t trips = 1;
@@ -421,11 +425,15 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
   std::string reference;
   if (ref) {
     llvm::json::Array outs;
-    for (const OutputTolerance &o : outputs)
-      outs.push_back(llvm::json::Object{{"tensor", o.tensor},
-                                        {"norm_rel_tol", o.normRel},
-                                        {"max_rel_tol", o.maxRel},
-                                        {"basis", o.basis}});
+    for (const OutputTolerance &o : outputs) {
+      llvm::json::Object out{{"tensor", o.tensor},
+                             {"norm_rel_tol", o.normRel},
+                             {"max_rel_tol", o.maxRel},
+                             {"basis", o.basis}};
+      if (o.flipFraction > 0)
+        out["flip_fraction"] = o.flipFraction;
+      outs.push_back(std::move(out));
+    }
     llvm::json::Object r{{"kind", "ir"},
                          {"module", "reference.ptx"},
                          {"kernel", ref->kernel},
@@ -434,6 +442,8 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
                          {"scratch_bytes_per_block", ref->scratchPerBlock},
                          {"reorder", true},
                          {"outputs", std::move(outs)}};
+    if (referenceFlops >= 0)
+      r["flops"] = referenceFlops;
     reference = llvm::formatv(",\n  \"reference\": {0}", llvm::json::Value(std::move(r))).str();
   } else {
     reference = ",\n  \"reference\": {\"kind\": \"none\"}";

@@ -28,6 +28,11 @@ namespace stagecraft {
 struct OutputTolerance {
   std::string tensor;
   double normRel = 1e-2, maxRel = 5e-2;
+  /// The fraction of elements that may miss `maxRel` by any amount: the
+  /// output passes through a comparison or a rounding to an integer of
+  /// rounded values (an argmax), where kernel and reference, their operands
+  /// a rounding apart, can land on either side (0: none).
+  double flipFraction = 0;
   std::string basis; // e.g. "bf16 values (8 bits); reductions of 8192"
 };
 
@@ -49,6 +54,10 @@ struct KernelManifest {
   /// tensor, or more loop iterations than IndexEvaluator::dotFlops walks):
   /// `flops` is 0 for that reason, not for a loop of no trips.
   bool flopsUncounted = false;
+  /// The dot FLOPs the IR reference's launch executes: every program's
+  /// whole tiles, the padding past an edge too (the runner's watchdog
+  /// allowance for it); negative where they cannot be counted.
+  double referenceFlops = -1;
   std::vector<OutputTolerance> outputs;
   int64_t programs = 1;
   /// The GPU the kernel is compiled for, written when it is not sm_90a (a

@@ -33,6 +33,9 @@
 #include "core/Dialect/Tile/IR/TileDialect.h"
 #include "passes/Lowering/patterns/Patterns.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -42,9 +45,12 @@ using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::tile;
 
-OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
+namespace {
+
+/// The tensor values `value` is computed from, through loops' carried values.
+llvm::SetVector<Value> sliceOf(Value value) {
   llvm::SetVector<Value> slice;
-  SmallVector<Value> work = {store.getValue()};
+  SmallVector<Value> work = {value};
   auto push = [&](Value v) {
     if (isa<RankedTensorType>(v.getType()) && slice.insert(v))
       work.push_back(v);
@@ -69,6 +75,12 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
     for (Value o : def->getOperands())
       push(o);
   }
+  return slice;
+}
+
+/// The tolerance of a value computed as `slice` says (the rounding and the
+/// reductions on its way), flips aside.
+OutputTolerance roundingTolerance(const llvm::SetVector<Value> &slice, int64_t loopTrips) {
   double u = std::ldexp(1.0, -24);
   int64_t longest = 1, longestFp8 = 0, longestDot = 0;
   auto reductionOf = [&](Operation *dot, int64_t k, Value acc) {
@@ -139,5 +151,63 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
                              "32-deep step",
                              longestFp8)
                    .str();
+  return t;
+}
+
+/// Whether both kernel and reference hold `v` exactly as read: an input's
+/// elements, constants, and what widens, negates or broadcasts them.
+bool readExactly(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return isa<func::FuncOp>(v.getParentBlock()->getParentOp()); // a scalar argument
+  if (isa<LoadOp, arith::ConstantOp, IotaOp>(def))
+    return true;
+  if (depth > 16 || !isa<BroadcastOp, arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp,
+                         arith::NegFOp, math::AbsFOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value o) { return readExactly(o, depth + 1); });
+}
+
+} // namespace
+
+OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
+  llvm::SetVector<Value> slice = sliceOf(store.getValue());
+  OutputTolerance t = roundingTolerance(slice, loopTrips);
+  // Flips: a comparison (or a rounding to an integer) of values kernel and
+  // reference compute a rounding apart gives either answer near a tie (an
+  // argmax: two logits of a row within the sums' rounding). No tolerance on
+  // the values covers it; a fraction of the elements may miss by anything.
+  // Near a tie within a relative distance d of the operands' scale lie
+  // about d times a few of them (the density of a gap between two values
+  // drawn alike, a row's largest two among N: sqrt(2 ln N) / sigma), so
+  // 64 d, d the operands' own tolerance, up to 1% (a wrong kernel misses
+  // most of its elements: a column off, a tile missed).
+  Operation *flipAt = nullptr;
+  for (Value v : slice) {
+    Operation *def = v.getDefiningOp();
+    const lowering::TilePattern *p = def ? lowering::findPattern(def) : nullptr;
+    if (!p || !p->discontinuous(def))
+      continue;
+    for (Value o : def->getOperands()) {
+      if (!isa<RankedTensorType>(o.getType()) ||
+          !isa<FloatType>(cast<RankedTensorType>(o.getType()).getElementType()) || readExactly(o))
+        continue;
+      double d = roundingTolerance(sliceOf(o), loopTrips).normRel;
+      double f = std::min(64 * d, 0.01);
+      if (f > t.flipFraction) {
+        t.flipFraction = f;
+        flipAt = def;
+      }
+    }
+  }
+  if (flipAt) {
+    std::string where;
+    if (auto loc = dyn_cast<FileLineColLoc>(flipAt->getLoc()))
+      where = llvm::formatv(" (line {0})", loc.getLine()).str();
+    t.basis += llvm::formatv("; through {0}{1} of rounded values: up to {2:P} of the elements "
+                             "may land on the other side of a tie",
+                             flipAt->getName().getStringRef(), where, t.flipFraction)
+                   .str();
+  }
   return t;
 }

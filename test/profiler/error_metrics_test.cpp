@@ -93,4 +93,33 @@ TEST(ErrorMetrics, ReorderNoiseNeverNarrowsOrPassesTheCap) {
   EXPECT_DOUBLE_EQ(widenedByReorderNoise(derived, none).maxRel, 5e-2);
 }
 
+TEST(ErrorMetrics, FlipsNearTiesAreCountedNotAveraged) {
+  // An argmax over 2000 rows (the seventh sweep's classifier head at M = 1000, two column
+  // tiles): flip_fraction 7e-4 allows 2 rows; a fraction that rounds below one element allows
+  // one; none given, none.
+  EXPECT_EQ(flipsAllowed(2000, 7e-4), 2u);
+  EXPECT_EQ(flipsAllowed(128, 1e-4), 1u);
+  EXPECT_EQ(flipsAllowed(2000, 0.0), 0u);
+  EXPECT_EQ(flipsAllowed(0, 0.5), 0u);
+  EXPECT_EQ(flipsAllowed(10, 7.0), 10u);
+  Tolerance tol{1e-5, 1e-4};
+  // All elements: one index 19 columns off at a largest index of 200, 0.095 of it.
+  ErrorSummary all = summary(19.0 * 19.0, 2000 * 100.0 * 100.0, 19.0, 200.0);
+  all.count = 2000;
+  EXPECT_FALSE(passes(all, tol));
+  EXPECT_DOUBLE_EQ(flipThreshold(all, tol), 1e-4 * 200.0);
+  // Without the element past the threshold the rest match exactly: passes with one flip.
+  ErrorSummary rest = summary(0.0, 2000 * 100.0 * 100.0, 0.0, 200.0);
+  rest.count = 2000;
+  rest.excluded = 1;
+  EXPECT_TRUE(passesWithFlips(rest, tol, 2));
+  // More flips than allowed (a column offset wrong in a tenth of the rows): fails.
+  rest.excluded = 200;
+  EXPECT_FALSE(passesWithFlips(rest, tol, 2));
+  // Few flips, but the other elements off too: fails.
+  rest.excluded = 1;
+  rest.sumSqDiff = 2000 * 1.0;
+  EXPECT_FALSE(passesWithFlips(rest, tol, 2));
+}
+
 }  // namespace

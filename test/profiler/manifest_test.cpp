@@ -305,6 +305,23 @@ TEST(Manifest, Fp8TensorsAndTheCublasLtPeer) {
   EXPECT_EQ(m.peer.gemmFp8.K, 2048);
   EXPECT_EQ(m.target, "sm_90a");
 
+  // The IR reference's executed FLOPs (the watchdog's allowance for it) are optional.
+  EXPECT_LT(m.reference.ir.flops, 0);
+  std::string counted = replaced(fp8Manifest(), R"("scratch_bytes_per_block": 393216,)",
+                                 R"("scratch_bytes_per_block": 393216, "flops": 6.0e13,)");
+  EXPECT_EQ(parseManifest(counted).reference.ir.flops, 6.0e13);
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("scratch_bytes_per_block": 393216,)",
+                                 R"("scratch_bytes_per_block": 393216, "flops": -1,)"),
+                        "reference.flops: must be a non-negative number");
+
+  // An output's flip fraction is optional, within [0, 1].
+  EXPECT_EQ(m.reference.ir.outputs[0].flipFraction, 0.0);
+  std::string flips = replaced(fp8Manifest(), R"("basis": "bf16"})", R"("basis": "bf16", "flip_fraction": 7e-4})");
+  EXPECT_EQ(parseManifest(flips).reference.ir.outputs[0].flipFraction, 7e-4);
+  EXPECT_TRUE(parseManifest(flips).warnings.empty());
+  EXPECT_ERROR_CONTAINS(replaced(fp8Manifest(), R"("basis": "bf16"})", R"("basis": "bf16", "flip_fraction": 2})"),
+                        "reference.outputs[0].flip_fraction: must be in [0, 1]");
+
   // Scales are optional; both e5m2 is not a cuBLASLt kernel; B must be K-major; operands FP8.
   Manifest noScale = parseManifest(replaced(fp8Manifest(), R"("scale_a": "scale_a", )", ""));
   EXPECT_EQ(noScale.peer.gemmFp8.scaleA, "");

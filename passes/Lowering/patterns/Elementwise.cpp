@@ -367,6 +367,13 @@ public:
 
   bool elementLocal() const override { return true; }
 
+  bool discontinuous(Operation *op) const override {
+    return llvm::is_contained({"arith.cmpf", "arith.fptosi", "arith.fptoui", "math.floor",
+                               "math.ceil", "math.trunc", "math.round", "math.roundeven",
+                               "arith.remf"},
+                              op->getName().getStringRef());
+  }
+
   int approximationLog2(Operation *op) const override {
     StringRef name = op->getName().getStringRef();
     if (name == "math.tanh")

@@ -126,6 +126,11 @@ public:
   /// rounding of the result type (approximate PTX math), as a power of two
   /// (-11 for tanh.approx); 0 when exact.
   virtual int approximationLog2(mlir::Operation *) const { return 0; }
+  /// Whether a float operand's rounding can move the result by a step, not
+  /// by a rounding (a comparison, a rounding to an integer): where kernel and
+  /// reference compute the operand a rounding apart the result may differ
+  /// by anything (Tolerance.cpp: flips).
+  virtual bool discontinuous(mlir::Operation *) const { return false; }
   /// Whether `emit` leaves a 16-bit float result unrounded (Frag::unrounded).
   virtual bool unroundedResult(mlir::Operation *) const { return false; }
   /// Whether each element of the result reads only its operands' elements
