@@ -94,8 +94,8 @@ TEST(ErrorMetrics, ReorderNoiseNeverNarrowsOrPassesTheCap) {
 }
 
 TEST(ErrorMetrics, FlipsNearTiesAreCountedNotAveraged) {
-  // An argmax over 2000 rows (the seventh sweep's classifier head at M = 1000, two column
-  // tiles): flip_fraction 7e-4 allows 2 rows; a fraction that rounds below one element allows
+  // An argmax over 2000 rows (the seventh sweep's classifier head's form): flip_fraction 7e-4
+  // allows 2 rows; a fraction that rounds below one element allows
   // one; none given, none.
   EXPECT_EQ(flipsAllowed(2000, 7e-4), 2u);
   EXPECT_EQ(flipsAllowed(128, 1e-4), 1u);
