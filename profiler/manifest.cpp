@@ -326,8 +326,9 @@ IrReference parseIrReference(const Obj &o, Manifest &m) {
     if (!t) fail(out.field("tensor"), "unknown tensor \"" + c.tensor + "\"");
     if (t->role != TensorRole::Output)
       fail(out.field("tensor"), "tensor \"" + c.tensor + "\" must have role \"output\"");
-    if (!dtypeIsFloat(t->dtype) && t->dtype != DType::E4M3 && t->dtype != DType::E5M2)
-      fail(out.field("tensor"), "tensor \"" + c.tensor + "\" must be bf16, f16, f32, e4m3 or e5m2");
+    // i32: indices and counts, compared as their values (exact below 2^24).
+    if (!dtypeIsFloat(t->dtype) && t->dtype != DType::E4M3 && t->dtype != DType::E5M2 && t->dtype != DType::I32)
+      fail(out.field("tensor"), "tensor \"" + c.tensor + "\" must be bf16, f16, f32, i32, e4m3 or e5m2");
     c.normRelTol = out.number("norm_rel_tol");
     c.maxRelTol = out.number("max_rel_tol");
     for (double v : {c.normRelTol, c.maxRelTol})

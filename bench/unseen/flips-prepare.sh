@@ -37,6 +37,10 @@ bundle "$WRONG" "$DEV/bundles/k30-wrong-kernel--tail" --size=M=1000 --size=N=200
 cp "$FLIPS/bundles/k30--tail/reference.ptx" "$DEV/bundles/k30-wrong-kernel--tail/reference.ptx"
 bundle "$WRONG" "$DEV/bundles/k30-wrong-kernel--default"
 cp "$FLIPS/bundles/k30--default/reference.ptx" "$DEV/bundles/k30-wrong-kernel--default/reference.ptx"
+# i32 outputs: the argmax stored as i32 (default and the sweep's size), column numbers (iota).
+named_bundle argmax-i32 "$ROOT/test/Inputs/unseen/argmax-i32.mlir"
+bundle "$ROOT/test/Inputs/unseen/argmax-i32.mlir" "$DEV/bundles/argmax-i32--tail" --size=M=16368 --size=N=1008 --size=K=2032
+named_bundle i32-store "$ROOT/test/Inputs/unseen/i32-store.mlir"
 cp "$ROOT/build/bin/stagecraft-run" "$DEV/"
 if [ -n "${OLD_RUNNER:-}" ]; then
   mkdir -p "$DEV/old/bundles" && cp -r "$ROOT/.dev/flips-watchdog/bundles/xor--default" "$DEV/old/bundles/"

@@ -155,17 +155,28 @@ OutputTolerance roundingTolerance(const llvm::SetVector<Value> &slice, int64_t l
 }
 
 /// Whether both kernel and reference hold `v` exactly as read: an input's
-/// elements, constants, and what widens, negates or broadcasts them.
+/// elements, constants, and what widens, negates, broadcasts, picks among
+/// or takes the largest or smallest of them (an argmax's candidate column
+/// numbers).
 bool readExactly(Value v, int depth = 0) {
   Operation *def = v.getDefiningOp();
   if (!def)
     return isa<func::FuncOp>(v.getParentBlock()->getParentOp()); // a scalar argument
   if (isa<LoadOp, arith::ConstantOp, IotaOp>(def))
     return true;
-  if (depth > 16 || !isa<BroadcastOp, arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp,
-                         arith::NegFOp, math::AbsFOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+  if (depth > 16)
     return false;
-  return llvm::all_of(def->getOperands(), [&](Value o) { return readExactly(o, depth + 1); });
+  auto exact = [&](Value o) { return readExactly(o, depth + 1); };
+  if (auto select = dyn_cast<arith::SelectOp>(def)) // whichever the condition picks
+    return exact(select.getTrueValue()) && exact(select.getFalseValue());
+  if (auto reduce = dyn_cast<ReduceOp>(def))
+    return reduce.getKind() == ReduceKind::Max &&
+           exact(reduce.getInput());
+  if (!isa<BroadcastOp, arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp, arith::NegFOp,
+           math::AbsFOp, arith::ExtSIOp, arith::ExtUIOp, arith::MaximumFOp, arith::MinimumFOp,
+           arith::MaxNumFOp, arith::MinNumFOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), exact);
 }
 
 } // namespace
@@ -173,6 +184,13 @@ bool readExactly(Value v, int depth = 0) {
 OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   llvm::SetVector<Value> slice = sliceOf(store.getValue());
   OutputTolerance t = roundingTolerance(slice, loopTrips);
+  if (store.getDesc().getType().getElementType().isInteger(32)) {
+    // Integers (indices, counts) match exactly, but where a rounding to an
+    // integer or a comparison of rounded values flips (below): 1e-10 of the
+    // largest is less than one step of any i32 (the runner compares in fp32).
+    t.normRel = t.maxRel = 1e-10;
+    t.basis = "i32 values, exact";
+  }
   // Flips: a comparison (or a rounding to an integer) of values kernel and
   // reference compute a rounding apart gives either answer near a tie (an
   // argmax: two logits of a row within the sums' rounding). No tolerance on

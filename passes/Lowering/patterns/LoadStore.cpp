@@ -177,7 +177,9 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
   auto convert = [&](Value v) -> Value {
     if (fp8)
       return f32ToFp8Byte(e.b, e.loc, v, elem);
-    return elem.isF32() ? v : LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
+    if (elem.isF32() || elem.isInteger(32)) // an i32 tile's carrier is i32
+      return v;
+    return LLVM::FPTruncOp::create(e.b, e.loc, elem, v).getResult();
   };
   if (shape.size() == 2) {
     // One panel: columns [panel * panelCols, (panel + 1) * panelCols), stored
@@ -206,8 +208,8 @@ void stagecraft::lowering::writeStagingPanel(RegisterContext &ctx, const Frag &v
         LLVM::StoreOp::create(e.b, e.loc, f32PairToFp8(e.b, e.loc, lo, hi, elem), ptr);
         continue;
       }
-      // Two neighbouring f32 columns: one 8-byte store.
-      auto vec = VectorType::get({2}, e.f32());
+      // Two neighbouring f32 (or i32) columns: one 8-byte store.
+      auto vec = VectorType::get({2}, elem.isInteger(32) ? e.i32() : e.f32());
       Value v = LLVM::UndefOp::create(e.b, e.loc, vec);
       v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el), e.c32(0));
       v = LLVM::InsertElementOp::create(e.b, e.loc, v, ctx.element(value, tile, el + 1), e.c32(1));
@@ -308,7 +310,7 @@ void stagecraft::lowering::emitReferenceStore(StoreOp store, ReferenceContext &c
       Value x = ctx.element(store.getValue(), index);
       if (isFp8(elem)) // already rounded (roundTo): an exact conversion to its byte
         x = f32ToFp8Byte(e.b, e.loc, x, elem);
-      else if (!elem.isF32())
+      else if (!elem.isF32() && !elem.isInteger(32))
         x = LLVM::FPTruncOp::create(e.b, e.loc, elem, x);
       Value ptr = elementPtr(e, mem.pointer(store.getDesc()), memoryType(elem), g.linear);
       LLVM::StoreOp::create(e.b, e.loc, x, ptr);

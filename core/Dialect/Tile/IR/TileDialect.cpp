@@ -179,7 +179,8 @@ bool stagecraft::tile::isSupportedElementType(Type type) {
 }
 
 bool stagecraft::tile::isStoredElementType(Type type) {
-  return type.isF32() || type.isBF16() || type.isF16() || isFp8(type);
+  // i32: indices (an argmax, a router's expert), counts, written as they are.
+  return type.isF32() || type.isBF16() || type.isF16() || type.isInteger(32) || isFp8(type);
 }
 
 bool stagecraft::tile::isFp8(Type type) {

@@ -46,7 +46,7 @@ bool isScaleType(mlir::Type type);
 /// The element types both lowerings store (tile.store): f32, bf16, f16 and
 /// FP8; kStoredElementTypes names them for errors.
 bool isStoredElementType(mlir::Type type);
-inline constexpr const char *kStoredElementTypes = "f32, bf16, f16 or FP8 (e4m3, e5m2)";
+inline constexpr const char *kStoredElementTypes = "f32, bf16, f16, i32 or FP8 (e4m3, e5m2)";
 
 /// The name a bundle, a signature and the runner give an element type:
 /// "bf16", "f16", "f32", "i32", "e4m3", "e5m2", "e8m0"; "" for others.
