@@ -8,6 +8,7 @@
 #include "core/Schedule/Legality.h"
 #include "core/Schedule/ScheduleIR.h"
 #include "core/Schedule/TileLoopIR.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -152,12 +153,28 @@ static LogicalResult checkBoundKernel(func::FuncOp kernel, const KernelSignature
     if (!why.empty())
       misaligned = op;
   });
-  if (misaligned) {
-    std::string at;
-    for (auto [name, value] : bound->sizes)
-      at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  std::string at;
+  for (auto [name, value] : bound->sizes)
+    at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  if (misaligned)
     return misaligned->emitError("'") << misaligned->getName() << "': " << why << " (sizes " << at
                                       << ")";
+  // A tensor.extract past its tile reads whatever lies beyond it in shared
+  // memory or registers (the eighth sweep's B1: a 64-entry bucket table read
+  // at key block 127, its value a TMA row coordinate): undefined in the IR,
+  // silent in the kernel.
+  if (std::optional<IndexEvaluator::ExtractOutOfRange> x = eval.extractOutOfRange()) {
+    auto extract = cast<tensor::ExtractOp>(x->op);
+    InFlightDiagnostic d = x->op->emitError("'tensor.extract': index ")
+                           << x->index << " along dimension " << x->dim << " of a tile of "
+                           << x->extent << " at these sizes (program (" << x->program[0] << ", "
+                           << x->program[1] << ", " << x->program[2] << "), "
+                           << (x->lastIteration ? "the last iteration of its loop" : "its loop's first iteration")
+                           << "): it reads past the tile; load a larger box or keep the index below "
+                           << x->extent << " (sizes " << at << ")";
+    if (auto load = extract.getTensor().getDefiningOp<LoadOp>())
+      d.attachNote(load.getLoc()) << "the tile is loaded here";
+    return d;
   }
   return success();
 }

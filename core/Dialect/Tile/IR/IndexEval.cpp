@@ -2,6 +2,7 @@
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/Cluster.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 #include <numeric>
@@ -327,6 +328,65 @@ std::optional<double> IndexEvaluator::countLinear(scf::ForOp loop, int64_t lb, i
       flops += product;
     }
   return flops;
+}
+
+std::optional<IndexEvaluator::ExtractOutOfRange>
+IndexEvaluator::extractOutOfRange(int64_t maxPrograms) const {
+  SmallVector<tensor::ExtractOp> extracts;
+  kernel.walk([&](tensor::ExtractOp x) {
+    if (cast<RankedTensorType>(x.getTensor().getType()).hasStaticShape())
+      extracts.push_back(x);
+  });
+  if (extracts.empty())
+    return std::nullopt;
+  // Programs: all of them, or the grid's corners.
+  SmallVector<std::array<int64_t, 3>> programs;
+  if (double(grid[0]) * double(grid[1]) * double(grid[2]) <= double(maxPrograms)) {
+    for (int64_t z = 0; z < grid[2]; ++z)
+      for (int64_t y = 0; y < grid[1]; ++y)
+        for (int64_t x = 0; x < grid[0]; ++x)
+          programs.push_back({x, y, z});
+  } else {
+    for (int corner = 0; corner < 8; ++corner)
+      programs.push_back({corner & 1 ? grid[0] - 1 : 0, corner & 2 ? grid[1] - 1 : 0,
+                          corner & 4 ? grid[2] - 1 : 0});
+  }
+  for (tensor::ExtractOp x : extracts) {
+    SmallVector<scf::ForOp> loops; // outermost first
+    for (Operation *p = x->getParentOp(); p && p != kernel; p = p->getParentOp())
+      if (auto loop = dyn_cast<scf::ForOp>(p))
+        loops.insert(loops.begin(), loop);
+    if (loops.size() > 4)
+      continue;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getTensor().getType()).getShape();
+    for (const auto &program : programs) {
+      pid = {program[0], program[1], program[2]};
+      // Each loop at its first or its last iteration (bit i: loop i's last).
+      for (unsigned pick = 0; pick < (1u << loops.size()); ++pick) {
+        DenseMap<Value, int64_t> env;
+        bool runs = true;
+        for (auto [i, loop] : llvm::enumerate(loops)) {
+          std::optional<int64_t> lb = eval(loop.getLowerBound(), env),
+                                 ub = eval(loop.getUpperBound(), env),
+                                 step = eval(loop.getStep(), env);
+          if (!lb || !ub || !step || *step <= 0 || *ub <= *lb) {
+            runs = false; // unknown, or no iteration: nothing read
+            break;
+          }
+          int64_t trips = ceilDiv(*ub - *lb, *step);
+          env[loop.getInductionVar()] = *lb + ((pick >> i) & 1 ? trips - 1 : 0) * *step;
+        }
+        if (!runs)
+          continue;
+        for (auto [d, index] : llvm::enumerate(x.getIndices())) {
+          std::optional<int64_t> at = eval(index, env);
+          if (at && (*at < 0 || *at >= shape[d]))
+            return ExtractOutOfRange{x, unsigned(d), *at, shape[d], program, pick != 0};
+        }
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<double> IndexEvaluator::overPrograms(int64_t maxIterations, bool useful) const {

@@ -75,6 +75,21 @@ public:
     return overPrograms(maxIterations, true);
   }
 
+  /// A `tensor.extract` whose index lies outside its tile at these sizes.
+  struct ExtractOutOfRange {
+    mlir::Operation *op;
+    unsigned dim;
+    int64_t index, extent;
+    std::array<int64_t, 3> program;
+    bool lastIteration; ///< at the last iteration of its loops (else the first)
+  };
+  /// The first `tensor.extract` of a static tile whose index, evaluated for
+  /// each program (every one up to `maxPrograms`, else the grid's corners)
+  /// at the first and the last iteration of each loop around it, falls
+  /// outside the tile: a read past a loaded table. Indices read from data
+  /// are not evaluated.
+  std::optional<ExtractOutOfRange> extractOutOfRange(int64_t maxPrograms = 4096) const;
+
   /// The kernel's size arguments and their values.
   const llvm::DenseMap<mlir::Value, int64_t> &sizeValues() const { return args; }
 

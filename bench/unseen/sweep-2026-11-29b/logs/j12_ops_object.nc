@@ -1,0 +1,1 @@
+error: bad/js/j12_ops_object.json: missing "ops" array
