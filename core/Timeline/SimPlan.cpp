@@ -155,6 +155,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
 
   // Costs per warp group.
   std::set<int64_t> chargedGroups;
+  std::vector<MathWork> unitMath(n);
   for (unsigned u = 0; u < n; ++u) {
     UnitPlan &p = plan.units[u];
     const UnitWork &w = costs.units[u];
@@ -181,6 +182,7 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
         chargedGroups.insert(p.group).second)
       math.other += model.mathIterationInstructions * 128.0;
     p.mathCycles = model.mathCycles(math);
+    unitMath[u] = math;
     if (p.kind == UnitKind::Load && p.bytes <= 0)
       p.bytes = static_cast<double>(g.units[u].bufferBytes);
     p.linkBytes = p.bytes;
@@ -189,6 +191,42 @@ std::string stagecraft::timeline::buildPlan(const LoopGraph &g, const Schedule &
     // clustered GEMM iterated as fast as the unclustered one (704 ns,
     // bench/results/cluster-h100-2026-11-25), so the model charges the
     // whole tile here as before.
+  }
+  // One instruction stream: register math units that follow each other in a
+  // warp group's body with nothing to wait for between them (no loaded
+  // tile, dot result or accumulator) issue as one stream, their pipes
+  // overlapping (a softmax's exponentials on the MUFU beside its
+  // subtractions on the FMA pipe), whatever the units: the lowering draws
+  // no line between them. Each unit of such a run takes its share of the
+  // run's time (the eighth sweep's B2: a softmax split into an op a unit
+  // was predicted 1.5x slower, the same machine code).
+  std::set<int64_t> streamedGroups;
+  for (const WarpGroupPlan &w : plan.wgs) {
+    if (!w.computes || !streamedGroups.insert(w.group).second)
+      continue;
+    auto waits = [&](const UnitPlan &p) {
+      return !p.loadInputs.empty() || !p.dotDeps.empty() || p.writesAccumulator;
+    };
+    for (size_t a = 0; a < w.units.size();) {
+      size_t b = a + 1;
+      if (plan.units[w.units[a]].kind == UnitKind::Compute)
+        while (b < w.units.size() && plan.units[w.units[b]].kind == UnitKind::Compute &&
+               !waits(plan.units[w.units[b]]))
+          ++b;
+      if (b - a > 1) {
+        MathWork run;
+        double apart = 0;
+        for (size_t k = a; k < b; ++k) {
+          run += unitMath[w.units[k]];
+          apart += plan.units[w.units[k]].mathCycles;
+        }
+        double together = model.mathCycles(run);
+        if (apart > 0 && together < apart)
+          for (size_t k = a; k < b; ++k)
+            plan.units[w.units[k]].mathCycles *= together / apart;
+      }
+      a = b;
+    }
   }
   // Values kept across kernel iterations. Op x of source iteration i runs
   // at body time (i + stage(x)) * L + its position in the body (as the

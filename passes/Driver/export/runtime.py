@@ -177,8 +177,8 @@ def _form(spec, ts, t, what):
 
 
 def _bind(spec, bound, source, name, value, where):
-    if value < 1:
-        raise ValueError(f"{spec.package}: size {name} = {value} from {where}; sizes must be at least 1")
+    if value < 0:
+        raise ValueError(f"{spec.package}: size {name} = {value} from {where}; sizes are not negative")
     if name in bound and bound[name] != value:
         raise ValueError(f"{spec.package}: size {name} is {bound[name]} from {source[name]} "
                          f"but {value} from {where}")

@@ -207,9 +207,11 @@ KernelSignature::bind(const std::vector<std::pair<std::string, int64_t>> &overri
              << name << "\" for kernel @" << f.getSymName() << " (its sizes: " << known
              << ")";
     }
-    if (value < 1 || value > (1ll << 31) - 1)
+    // 0 is a size's natural value as an offset (a K start); as an extent
+    // or a grid dimension it is refused below, naming the tensor or axis.
+    if (value < 0 || value > (1ll << 31) - 1)
       return f.emitError("size ") << name << " = " << value
-                                     << " is out of range (1 to 2^31-1)";
+                                     << " is out of range (0 to 2^31-1)";
     b.values[i] = value;
   }
   for (unsigned i = 0; i < b.values.size(); ++i)
