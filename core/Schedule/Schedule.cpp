@@ -168,6 +168,8 @@ std::optional<Consumers> stagecraft::parseConsumers(StringRef name) {
 }
 
 llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
+  // A UTF-8 byte order mark (some editors write one) is not JSON; skipped.
+  text.consume_front("\xEF\xBB\xBF");
   if (text.trim().empty())
     return scheduleError(source, "empty schedule file");
   std::string shape = checkJsonShape(text);
@@ -246,7 +248,9 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   }
   const llvm::json::Array *ops = root->getArray("ops");
   if (!ops)
-    return scheduleError(source, "missing \"ops\" array");
+    return scheduleError(source, root->get("ops") ? "\"ops\" must be an array of {\"name\", "
+                                                    "\"stage\", ...} entries"
+                                                  : "missing \"ops\" array");
   // A loop has tens of units; a list of many thousands is not a schedule
   // (and a linear lookup per entry made 200k of them run for minutes).
   constexpr size_t kMaxEntries = 4096;

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
 namespace {
@@ -76,6 +77,13 @@ std::string stagecraft::checkJsonStructure(llvm::StringRef text, unsigned maxDep
       open.pop_back();
     } else if (c == ',' && !open.empty() && open.back().object) {
       open.back().expectKey = true;
+    } else if (c == '0' && i + 1 < text.size() && llvm::isDigit(text[i + 1]) &&
+               (i == 0 || !(llvm::isDigit(text[i - 1]) || text[i - 1] == '.' ||
+                            text[i - 1] == 'e' || text[i - 1] == 'E' || text[i - 1] == '+' ||
+                            (text[i - 1] == '-' && i > 1 && (text[i - 2] == 'e' || text[i - 2] == 'E'))))) {
+      // llvm::json::parse reads 02 as 2; JSON has no leading zeros (a
+      // schedule's "stage": 02 was taken silently).
+      return at(line, col) + "a number with a leading zero is not JSON";
     }
   }
   return "";

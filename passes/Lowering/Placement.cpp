@@ -231,8 +231,10 @@ LogicalResult Placer::prepare() {
       return outer.emitError("tile-lower-to-nvvm: the tile loop around the pipelined loop "
                              "must be at the top level of the kernel (one level of nesting)");
     if (outer.getNumRegionIterArgs() != 0)
-      return outer.emitError("tile-lower-to-nvvm: the tile loop of a persistent kernel carries "
-                             "nothing from one tile to the next (no iter_args)");
+      return outer.emitError("tile-lower-to-nvvm: a loop around the pipelined loop is a "
+                             "persistent kernel's tile loop, whose tiles are independent: it "
+                             "carries no values (no iter_args); sum passes over K inside the "
+                             "pipelined loop, or in one K loop over the whole range");
     if (p.target.blackwell())
       return outer.emitError("tile-lower-to-nvvm: persistent kernels are lowered for sm_90a "
                              "only (the sm_100a path keeps one tile per block)");

@@ -86,6 +86,21 @@ TEST(ScheduleJson, ErrorsNameTheFileEntryAndField) {
   EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"name\", \"stage\": 0, \"order\": 0, \"group\": 0},"
                     "{\"name\": \"b\", \"stage\": 0, \"order\": 0, \"group\": 0}]}"),
             "");
+  // The eighth sweep's odd files: "ops" of the wrong type is not "missing"; a leading zero is
+  // not JSON (the parser read 02 as 2), while exponents and fractions keep theirs; a UTF-8 byte
+  // order mark is skipped.
+  EXPECT_EQ(errorOf("{\"ops\": {}}"),
+            "s.json: \"ops\" must be an array of {\"name\", \"stage\", ...} entries");
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 02, \"order\": 0, \"group\": 0}]}"),
+            "s.json: invalid JSON: line 1 column 33: a number with a leading zero is not JSON");
+  EXPECT_NE(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": -01, \"order\": 0, \"group\": 0}]}")
+                .find("leading zero"),
+            std::string::npos);
+  EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 1e01, \"group\": 0, "
+                    "\"wait\": 0}], \"x0\": 0.05}").find("leading zero"),
+            std::string::npos);
+  EXPECT_EQ(errorOf("\xEF\xBB\xBF{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0, \"group\": 0}]}"),
+            "");
   // A control character in a name is written escaped, never raw.
   EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\\u0000\", \"stage\": 0, \"order\": 0, \"group\": 0}]}"),
             "s.json: ops[0] (\"a\\u0000\"): a unit name has no control characters");

@@ -99,8 +99,11 @@ FailureOr<KernelSignature> KernelSignature::get(func::FuncOp func) {
       beyond = op;
   });
   if (beyond) {
-    int64_t dim = isa<ProgramIdOp>(beyond) ? cast<ProgramIdOp>(beyond).getDim()
-                                           : cast<NumProgramsOp>(beyond).getDim();
+    int64_t dim = isa<ProgramIdOp>(beyond) ? int64_t(cast<ProgramIdOp>(beyond).getDim())
+                                           : int64_t(cast<NumProgramsOp>(beyond).getDim());
+    if (dim < 0 || dim > 2) // (the eighth sweep's m3: "add the dimension" to -1)
+      return beyond->emitError("'") << beyond->getName() << "' along dimension " << dim
+                                    << ": a grid has dimensions 0, 1 and 2";
     return beyond->emitError("'")
            << beyond->getName() << "' along dimension " << dim << " of a grid of " << rank
            << (rank == 1 ? " dimension" : " dimensions")
@@ -188,6 +191,22 @@ KernelSignature::initRange(unsigned k, const Bound &b) const {
     return f.emitOpError("`tile.init` of argument #")
            << descArgs[k] << " is empty at " << at << ": "
            << formatRange(low, high);
+  }
+  // Draws past the element type's largest finite value round to infinity
+  // (the eighth sweep's m5: [-1e300, 1e300) on bf16: every element +-inf).
+  func::FuncOp fn = func;
+  Type elem = cast<DescType>(fn.getArgument(descArgs[k]).getType()).getElementType();
+  double largest = 0;
+  if (auto f = dyn_cast<FloatType>(elem); f && !isScaleType(elem))
+    largest = llvm::APFloat::getLargest(f.getFloatSemantics()).convertToDouble();
+  else if (elem.isInteger(32))
+    largest = 2147483647.0;
+  if (largest > 0 && (low < -largest || high > largest + 1)) {
+    std::string type;
+    llvm::raw_string_ostream(type) << elem;
+    return fn.emitOpError("`tile.init` of argument #")
+           << descArgs[k] << " is " << formatRange(low, high) << ", past the largest " << type
+           << " (" << largest << "): its elements would be infinite or wrap";
   }
   return std::optional<std::pair<double, double>>(std::make_pair(low, high));
 }
