@@ -239,6 +239,12 @@ static void computeBuffers(const LoopGraph &g, const Placed &p,
     LoadBuffers b;
     b.name = g.units[u].name + " (upcast B)";
     b.copies = std::max<int64_t>(rd.stage - p.sched[u].stage, 0) + 2 + rd.wait;
+    // The dot's wait keeps its upcast B too (the eighth sweep's m1: the
+    // third copy went unnamed).
+    if (rd.wait > 0) {
+      b.waitCopies = rd.wait;
+      b.waitDot = g.units[g.units[u].localReader].name;
+    }
     b.bytesPerCopy = local;
     ring += b.copies * b.bytesPerCopy;
     r.buffers.push_back(b);
