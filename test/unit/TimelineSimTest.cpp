@@ -1127,13 +1127,15 @@ TEST(TimelineSim, TheLoopsOwnInstructionsAreChargedOnceAnIterationPerWarpGroup) 
   Prediction plain = k.run(s, m);
   ASSERT_TRUE(plain.ok) << plain.error;
   EXPECT_NEAR(plain.iterationNs, 400, 1e-6);
-  // 300 more instructions a thread an iteration take 300 issue cycles of
-  // the first unit with math (its 200 lanes issue in 200 / 128): 301.5625
-  // where its pipe took 200. The second unit is not charged again.
-  m.mathIterationInstructions = 300;
+  // 500 more instructions a thread an iteration take 500 issue cycles of
+  // the first unit with math. The two units follow each other with nothing
+  // to wait for between them: one instruction stream, whose issue slots
+  // (500 + 400 / 128) now bound it over its pipe's 400. The second unit is
+  // not charged again (that would be 1000 + 400 / 128).
+  m.mathIterationInstructions = 500;
   Prediction charged = k.run(s, m);
   ASSERT_TRUE(charged.ok) << charged.error;
-  EXPECT_NEAR(charged.iterationNs, (200.0 / 128 + 300) + 200, 1e-6);
+  EXPECT_NEAR(charged.iterationNs, 500 + 400.0 / 128, 1e-6);
   // A warp group with no register math issues nothing the model charges.
   k.costs.units[2].math.fma = 0;
   k.costs.units[3].math.fma = 0;

@@ -177,6 +177,9 @@ def _form(spec, ts, t, what):
 
 
 def _bind(spec, bound, source, name, value, where):
+    # 0 is a size an offset may take (a K start); a tensor's dimension is at least 1.
+    if value < 1 and ".shape[" in where:
+        raise ValueError(f"{spec.package}: size {name} = {value} from {where}; sizes must be at least 1")
     if value < 0:
         raise ValueError(f"{spec.package}: size {name} = {value} from {where}; sizes are not negative")
     if name in bound and bound[name] != value:
