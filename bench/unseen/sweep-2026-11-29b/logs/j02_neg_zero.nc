@@ -1,2 +1,0 @@
-bad/base.mlir:25:12: error: illegal schedule (same-iteration-order): MMA uses the 128x64xbf16 tile from loadA in the same iteration and both are in stage 0, so loadA must come first in the loop body; it comes after MMA (order 1 vs 0). (schedule: bad/js/j02_neg_zero.json)
-bad/base.mlir:25:12: error: illegal schedule (same-iteration-order): MMA uses the 128x64xbf16 tile from loadB in the same iteration and both are in stage 0, so loadB must come first in the loop body; it comes after MMA (order 2 vs 0). (schedule: bad/js/j02_neg_zero.json)

@@ -1,1 +1,0 @@
-error: bad/js/j08c_registers_float.json: "registers"[1] must be an integer

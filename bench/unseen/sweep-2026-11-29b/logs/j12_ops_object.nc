@@ -1,1 +1,0 @@
-error: bad/js/j12_ops_object.json: missing "ops" array

@@ -1,1 +1,0 @@
-n01_rowtile_loop_over_ncols.mlir:25:14: error: illegal schedule (groups): loadB is in group 5 but loadA in group 7: the loads outside the math's group share one producer group (schedule: schedules/s4_loads_group7.json)

@@ -1,1 +1,0 @@
-n03_rowsum_colmax_two_outs.mlir:6:7: error: tensor argument #0 (8x4097 'bf16'): at these sizes a step in its dimension 0 is 8194 bytes, and TMA needs a multiple of 16: make its innermost extent (4097) a multiple of 8 elements

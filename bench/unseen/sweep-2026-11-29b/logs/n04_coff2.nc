@@ -1,1 +1,0 @@
-n04_size_offsets_in_coords.mlir:41:5: error: 'tile.store': its innermost coordinate is not a multiple of 4 elements (16 bytes) at these sizes, where TMA starts a copy: choose sizes that make it one (sizes M = 1024, N = 1022, K = 1024, ROFF = 3, COFF = 2, KS = 128, MV = 1000)

@@ -1,1 +1,0 @@
-n04_size_offsets_in_coords.mlir:8:7: error: tensor argument #2 (1024x1031 'f32'): at these sizes a step in its dimension 0 is 4124 bytes, and TMA needs a multiple of 16: make its innermost extent (1031) a multiple of 4 elements

@@ -1,1 +1,0 @@
-n04_size_offsets_in_coords.mlir:27:12: error: 'tile.load': its innermost coordinate is not a multiple of 8 elements (16 bytes) at these sizes, where TMA starts a copy: choose sizes that make it one (sizes M = 1024, N = 1024, K = 1024, ROFF = 3, COFF = 64, KS = 100, MV = 1000)

@@ -1,1 +1,0 @@
-n06_mx_e5m2xe4m3_bk256_n64.mlir:6:7: error: tensor argument #1 (25x1000 'f8E8M0FNU'): at these sizes a step in its dimension 0 is 1000 bytes, and TMA needs a multiple of 16: make its innermost extent (1000) a multiple of 16 elements

@@ -1,1 +1,0 @@
-n07_flat_rows_coord_overflow.mlir:5:3: error: argument 0's tensor is 4294967040 along dimension 0 at these sizes; coordinates are 32-bit, so a dimension must stay below 2^31 (split it: a batch dimension of its own)

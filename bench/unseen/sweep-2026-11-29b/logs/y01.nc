@@ -1,1 +1,0 @@
-bad/y01_tensor_concat_in_loop.mlir:39:13: error: tile-lower-to-nvvm: 'tensor.concat' has no lowering in either the kernel or its reference (the ops lowered on tiles are listed in docs/ir-reference.md, "Upstream ops in the loop IR")
