@@ -36,6 +36,11 @@ Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise)
 
 namespace stagecraft::profiler {
 
+bool matchesZeroReference(const ErrorSummary &s) {
+  return s.nonfinite == 0 && s.count > s.unwritten && s.maxAbsRef == 0.0 && s.maxAbsDiff == 0.0 &&
+         s.sumSqDiff == 0.0;
+}
+
 uint64_t flipsAllowed(uint64_t count, double fraction) {
   if (!(fraction > 0.0) || count == 0) return 0;
   return std::max<uint64_t>(1, uint64_t(std::ceil(std::min(fraction, 1.0) * double(count))));

@@ -189,6 +189,7 @@ Value resultToJson(const Result &r) {
     ck.set("max_rel_err", Value::number(maxRelErr(c.errors)));
     ck.set("norm_rel_err", Value::number(normRelErr(c.errors)));
     ck.set("nonfinite_count", Value::number(double(c.errors.nonfinite)));
+    if (c.errors.unwritten > 0) ck.set("unwritten_count", Value::number(double(c.errors.unwritten)));
     ck.set("max_rel_tol", Value::number(c.tolerance.maxRel));
     ck.set("norm_rel_tol", Value::number(c.tolerance.normRel));
     // Where the derived tolerance was missed: that tolerance and the reference's own movement

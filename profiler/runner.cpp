@@ -305,7 +305,7 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
     r.tolNormRel = worst->tolerance.normRel;
     r.verified = true;
     for (const OutputCheckResult &c : r.checks)
-      if (c.passed && c.reordered)
+      if (c.passed && c.reordered && !c.flipChecked)
         r.warnings.push_back(
             "output " + c.tensor + " misses the tolerance derived from the IR (norm-wise " +
             std::to_string(normRelErr(c.errors)) + " against " + std::to_string(c.derived.normRel) +
@@ -313,6 +313,18 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
             ") but not the reference's own rounding: with its sums reordered the reference moves " +
             std::to_string(normRelErr(c.reorderNoise)) + " norm-wise, " + std::to_string(maxRelErr(c.reorderNoise)) +
             " at most, and the kernel is within " + std::to_string(int(kReorderNoiseFactor)) + "x that");
+    for (const OutputCheckResult &c : r.checks) {
+      if (c.errors.unwritten > 0)
+        r.warnings.push_back("output " + c.tensor + ": " + std::to_string(c.errors.unwritten) + " of " +
+                             std::to_string(c.errors.count) +
+                             " elements are written by no program, in the kernel and its reference alike "
+                             "(they keep the runner's poison, NaN): the IR stores part of the tensor; "
+                             "compared over the others");
+      if (c.passed && c.against == "ir" && c.errors.maxAbsRef == 0.0)
+        r.warnings.push_back("output " + c.tensor +
+                             ": the IR reference is all zeros (a loop of no iterations at these sizes?) "
+                             "and the kernel matches it exactly");
+    }
     for (const OutputCheckResult &c : r.checks)
       if (c.passed && c.flipChecked && c.flipped)
         r.warnings.push_back(
@@ -344,8 +356,14 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
               : " elements are NaN or infinite (unwritten or overflowed)" +
                     (e.nonfiniteRef ? " (" + std::to_string(e.nonfiniteRef) + " of them in the reference too)"
                                     : std::string());
-      r.error = e.nonfinite
+      r.error = e.count > 0 && e.unwritten == e.count
+                    ? what + ": no program writes any of its " + std::to_string(e.count) +
+                          " elements, in the kernel and its reference alike"
+                : e.nonfinite
                     ? what + ": " + std::to_string(e.nonfinite) + nonfinite
+                : e.maxAbsRef == 0.0 && failed->against == "ir"
+                    ? what + ": the IR reference is all zeros where the kernel's output is not (up to " +
+                          std::to_string(e.maxAbsDiff) + ")"
                     : what + " differs beyond tolerance: norm-wise " + std::to_string(normRelErr(failed->errors)) +
                           " (tolerance " + std::to_string(failed->tolerance.normRel) + "), max " +
                           std::to_string(maxRelErr(failed->errors)) + " (tolerance " +

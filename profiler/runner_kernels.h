@@ -21,6 +21,7 @@ struct ErrorStatsDevice {
   unsigned long long nonfinite;
   unsigned long long nonfiniteRef;
   unsigned long long excluded;
+  unsigned long long unwritten;
 };
 
 class RunnerKernels {

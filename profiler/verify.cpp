@@ -35,6 +35,7 @@ ErrorSummary ErrorAccumulator::read(const StreamWait &wait) {
   s.nonfinite = d.nonfinite;
   s.nonfiniteRef = d.nonfiniteRef;
   s.excluded = d.excluded;
+  s.unwritten = d.unwritten;
   s.count = count_;
   return s;
 }
