@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <unistd.h>
 
@@ -67,11 +68,11 @@ llvm::Expected<std::string> stagecraft::exportPackageName(llvm::StringRef outDir
   std::string name = path::filename(dir).str();
   if (name.empty() || name == "." || name == "..")
     return fail("export directory \"" + outDir + "\" has no name to use for the package");
-  if (identifier(name) != name)
+  if (plainIdentifier(name) != name)
     return fail("export directory \"" + outDir + "\": its name \"" + name +
                 "\" becomes the Python package and C++ namespace, so it must be an "
                 "identifier (letters, digits, '_', not starting with a digit, not a keyword); "
-                "e.g. \"" + identifier(name) + "\"");
+                "e.g. \"" + plainIdentifier(name) + "\"");
   // A package named like a module the exported code or its callers import
   // shadows it for everything beside it on sys.path (an export named ctypes
   // broke its own runtime's import; one named torch hides PyTorch).
@@ -81,12 +82,40 @@ llvm::Expected<std::string> stagecraft::exportPackageName(llvm::StringRef outDir
       "typing",  "enum",      "abc",         "copy",      "struct",    "string",   "random",
       "warnings", "functools", "itertools",  "operator",  "collections", "pathlib", "dataclasses",
       "builtins", "site",     "importlib",   "subprocess", "tempfile",  "logging",  "unittest",
-      "test",    "runtime",   "_runtime"};
+      "test",    "runtime",   "_runtime",
+      // CPython's built-in modules: `import` finds them before any package
+      // on sys.path (an export named errno or gc was never imported).
+      "_abc", "_ast", "_codecs", "_collections", "_functools", "_imp", "_io", "_locale",
+      "_operator", "_signal", "_sre", "_stat", "_string", "_symtable", "_thread", "_tokenize",
+      "_tracemalloc", "_typing", "_warnings", "_weakref", "atexit", "errno", "faulthandler",
+      "gc", "marshal", "posix", "pwd", "xxsubtype"};
   if (llvm::is_contained(kShadowing, name) || llvm::StringRef(name).starts_with("__"))
     return fail("export directory \"" + outDir + "\": its name \"" + name +
                 "\" becomes the Python package, which would shadow the module of that name "
                 "(the exported runtime imports ctypes, os and threading; callers import torch); "
                 "e.g. \"" + name + "_kernel\"");
+  // The C++ namespace beside what NAME.h and example.cpp include and define:
+  // a macro (errno, NULL, EOF, and g++'s default gnu++17 defines linux and
+  // unix), a global of libc or cuda.h, or the example's own helpers: the
+  // header or the example did not compile (the ninth sweep's B1).
+  static const char *const kCppGlobals[] = {
+      "errno", "NULL", "EOF", "INFINITY", "NAN", "HUGE_VAL", "linux", "unix", "i386", "main",
+      "stdin", "stdout", "stderr", "FILE", "size_t", "ptrdiff_t", "int8_t", "int16_t",
+      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
+      "uintptr_t", "printf", "fprintf", "snprintf", "sprintf", "puts", "exit", "abort", "abs",
+      "malloc", "free", "memcpy", "memset", "strlen", "assert", "std", "signal", "raise",
+      "CHAR_BIT", "INT_MAX", "Tensor", "Check", "cu", "checkGemm", "checkAttention",
+      "fillUniform", "fromBits", "toBits", "bf16ToFloat", "floatToBf16", "f16ToFloat",
+      "floatToF16", "fp8ToFloat", "floatToFp8"};
+  llvm::StringRef n(name);
+  bool cudaName = (n.starts_with("cu") && n.size() > 2 && std::isupper(static_cast<unsigned char>(n[2]))) ||
+                  n.starts_with("CU"); // cuInit, CUstream, CUDA_VERSION
+  if (llvm::is_contained(kCppGlobals, name) || cudaName || n.starts_with("_"))
+    return fail("export directory \"" + outDir + "\": its name \"" + name +
+                "\" becomes the C++ namespace, which would clash with a name the header or its "
+                "example already has (a C macro, a global of libc or cuda.h, the example's "
+                "helpers, cuda.h's cuX and CU prefixes, a leading underscore); e.g. \"" + name +
+                "_kernel\"");
   return name;
 }
 
@@ -121,7 +150,52 @@ llvm::Expected<ExportMeasurement> stagecraft::parseMeasurement(llvm::StringRef t
   m.referenceTflops = o->getNumber("reference_tflops");
   if (auto n = o->getString("reference_name"))
     m.referenceName = n->str();
+  if (auto k = o->getString("kernel"))
+    m.kernel = k->str();
+  if (const llvm::json::Array *g = o->getArray("grid"))
+    for (const llvm::json::Value &d : *g)
+      if (auto n = d.getAsInteger())
+        m.grid.push_back(*n);
+  if (const llvm::json::Object *p = o->getObject("problem"))
+    for (const auto &[name, value] : *p)
+      if (auto n = value.getAsInteger())
+        m.problem[name.str()] = *n;
   return m;
+}
+
+/// Whether `m` is a run of the bundle whose manifest is `manifestText`: its
+/// kernel, grid and sizes (the ninth sweep's B5: another kernel's result, or
+/// this kernel's at 1024^3, was quoted as the speed at the compiled sizes).
+static llvm::Error checkMeasurementMatches(const ExportMeasurement &m,
+                                           llvm::StringRef manifestText) {
+  llvm::Expected<llvm::json::Value> v = stagecraft::parseJson(manifestText);
+  if (!v)
+    return v.takeError();
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return fail("manifest.json: not a JSON object");
+  std::string kernel = o->getString("kernel").value_or("").str();
+  if (!m.kernel.empty() && m.kernel != kernel)
+    return fail("--measured: the run is of kernel \"" + m.kernel + "\", the bundle's is \"" +
+                kernel + "\"");
+  if (!m.grid.empty()) {
+    std::vector<int64_t> grid;
+    if (const llvm::json::Array *g = o->getArray("grid"))
+      for (const llvm::json::Value &d : *g)
+        grid.push_back(d.getAsInteger().value_or(0));
+    if (grid != m.grid)
+      return fail("--measured: the run launched another grid than the bundle's (another size or "
+                  "schedule): run this bundle and export with its result");
+  }
+  if (const llvm::json::Object *p = o->getObject("problem"))
+    for (const auto &[name, value] : *p) {
+      auto want = value.getAsInteger();
+      auto it = m.problem.find(name.str());
+      if (want && it != m.problem.end() && it->second != *want)
+        return fail("--measured: the run is at " + name.str() + " = " + std::to_string(it->second) +
+                    ", the bundle at " + std::to_string(*want));
+    }
+  return llvm::Error::success();
 }
 
 llvm::Error stagecraft::checkExportDestination(llvm::StringRef outDir, bool overwrite) {
@@ -201,6 +275,20 @@ llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
   if (files["kernel.cubin"].compare(0, 4, "\x7f" "ELF") != 0)
     return fail(bundle + "/kernel.cubin: not an ELF file (a cubin is one)");
 
+  // The package's launchers check for an sm_90 GPU and its text says sm_90a.
+  if (llvm::Expected<llvm::json::Value> mv = stagecraft::parseJson(files["manifest.json"]); mv) {
+    if (const llvm::json::Object *mo = mv->getAsObject())
+      if (auto target = mo->getString("target"); target && *target != "sm_90a")
+        return fail("the bundle is compiled for " + target->str() +
+                    "; export writes sm_90a packages (their launchers load the cubin on an sm_90 "
+                    "GPU): compile for sm_90a to export (" + target->str() +
+                    " bundles are compile-only here)");
+  } else {
+    llvm::consumeError(mv.takeError());
+  }
+  if (options.measured)
+    if (llvm::Error e = checkMeasurementMatches(*options.measured, files["manifest.json"]))
+      return e;
   llvm::Expected<Model> model = buildModel(files, bundle, *package);
   if (!model)
     return model.takeError();

@@ -30,6 +30,8 @@
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <vector>
+#include <map>
 #include <string>
 
 namespace stagecraft {
@@ -41,6 +43,12 @@ struct ExportMeasurement {
   std::optional<double> tflops, medianUs, maxRelErr;
   std::string referenceName;
   std::optional<double> referenceTflops;
+  /// What the run says it ran (checked against the bundle: a result of
+  /// another kernel or other sizes is not this package's speed); empty
+  /// where the result does not say (the app's own runs, of this bundle).
+  std::string kernel;
+  std::vector<int64_t> grid;
+  std::map<std::string, int64_t> problem;
 };
 
 /// Reads a stagecraft-run result (one JSON object, docs/runner-protocol.md).

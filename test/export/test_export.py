@@ -192,6 +192,52 @@ class PackageContents(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0, name)
             self.assertIn("would shadow the module of that name", r.stderr)
 
+    def test_the_ninth_sweeps_packages(self):
+        # bench/unseen/sweep-2026-11-29c: names that broke a package, a GEMM whose A and C are
+        # viewed as products of sizes, a size no shape shows, results of other runs, sm_100a.
+        sweep = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
+                             "unseen", "sweep-2026-11-29c", "inputs")
+        for name, why in (("errno", "would shadow the module"), ("gc", "would shadow the module"),
+                          ("linux", "C++ namespace"), ("main", "C++ namespace"),
+                          ("cuInit", "C++ namespace"), ("Tensor", "C++ namespace"),
+                          ("_mine", "C++ namespace")):
+            r = subprocess.run([COMPILE, os.path.join(ASSETS, "gemm_128x128.mlir"), "--export",
+                                os.path.join(WORK, "names", name)], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0, name)
+            self.assertIn(why, r.stderr, name)
+        export("gemm_128x128.mlir", "cumsum")  # cu, not cuda.h's cuX
+        # A [BT, M, K] A viewed as [BT * M, K]: the example's check takes M from the view.
+        v06 = export(os.path.join(sweep, "v06_packed_rows_gemm.mlir"), "v06")
+        self.assertIn("const int64_t M = (s.BT * s.M), K = s.K, N = s.N;", read(v06, "example.cpp"))
+        # Tensors named like the launcher's locals or the package's globals are renamed.
+        v11 = export(os.path.join(sweep, "v11_names_problem_maps_config.mlir"), "v11")
+        self.assertIn("def run(problem_, maps_,", read(v11, "__init__.py"))
+        v13 = export(os.path.join(sweep, "v13_names_runtime_os_pM.mlir"), "v13")
+        self.assertIn("def run(t_runtime, t_os,", read(v13, "__init__.py"))
+        for pkg, name in ((v11, "v11"), (v13, "v13")):
+            r = subprocess.run([CXX, "-std=c++17", "-Wall", "-Wshadow", "-Werror", "-fsyntax-only",
+                                "-I", pkg, "-I", CUDA_INCLUDE, os.path.join(pkg, "example.cpp")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, name + ": " + r.stderr)
+        # A size no input's shape shows is passed in the README's call.
+        a09 = export(os.path.join(sweep, "a09_swa_size_W_causal_softcap_lo.mlir"), "a09")
+        self.assertIn("a09.run(q, k, v, W=1024)", read(a09, "README.md"))
+        # --measured of another kernel, or of other sizes: refused.
+        for result, why in (("measured_other.json", 'the run is of kernel "attn_fwd_d128"'),
+                            ("measured_other_sizes.json", "another grid")):
+            r = subprocess.run([COMPILE, os.path.join(ASSETS, "gemm_128x128.mlir"), "-q", "--export",
+                                os.path.join(WORK, "meas"), "--measured",
+                                os.path.join(sweep, "bad", result)], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0, result)
+            self.assertIn(why, r.stderr)
+        # An sm_100a bundle: the package's launchers are sm_90a's.
+        r = subprocess.run([COMPILE, os.path.join(ASSETS, "gemm_128x128.mlir"), "-q", "--target",
+                            "sm_100a", "--export", os.path.join(WORK, "sm100")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("export writes sm_90a packages", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(WORK, "sm100")))
+
     def test_re_export_replaces_the_package(self):
         out = export("gemm.mlir", "gemm_again")
         # A file of the user's in the earlier export: refused, not deleted with it.
@@ -213,13 +259,17 @@ class PackageContents(unittest.TestCase):
         self.assertEqual(leftovers, [])
 
     def test_header_compiles_alone(self):
+        # With the C++ compiler, and with clang++ where there is one: g++ let an alignas weaker
+        # than CUtensorMap's own 128 bytes pass, clang++ refused every header (the ninth sweep).
+        compilers = [CXX] + [c for c in ("clang++",) if shutil.which(c) and c != CXX]
         for pkg, name in ((ATTN, "attn"), (GEMM, "gemm")):
             src = os.path.join(WORK, f"inc_{name}.cpp")
             with open(src, "w") as f:
                 f.write(f'#include "{name}.h"\n#include "{name}_cubin.h"\nint main() {{ return 0; }}\n')
-            r = subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                                "-I", pkg, "-I", CUDA_INCLUDE, src], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
+            for cxx in compilers:
+                r = subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                                    "-I", pkg, "-I", CUDA_INCLUDE, src], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, cxx + ": " + r.stderr)
 
 
 # --- Python argument checks (fake tensors, no CUDA) --------------------------

@@ -84,9 +84,10 @@ inline int64_t extentBytes(const View &v) {
 inline std::string checkView(const View &v) {
   std::string n = v.name;
   for (int d = 0; d < v.rank; ++d)
-    if (v.shape[d] < 1 || v.shape[d] > (int64_t(1) << 32))
+    if (v.shape[d] < 1 || v.shape[d] >= (int64_t(1) << 31))
       return n + ": dimension " + std::to_string(d) + " of its shape is " +
-             std::to_string(v.shape[d]) + ", outside 1..2^32";
+             std::to_string(v.shape[d]) + ", outside 1..2^31-1 (the kernel's coordinates are "
+             "32-bit)";
   for (int d = 0; d + 1 < v.rank; ++d)
     if (v.strides[d] % 16 != 0 || v.strides[d] >= (int64_t(1) << 40))
       return n + ": the stride of dimension " + std::to_string(d) + " is " +
@@ -368,7 +369,10 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
   for (const TensorArg &t : m.tensors)
     maps += t.access == "tensormap";
   if (maps)
-    os << "    alignas(64) CUtensorMap maps[" << maps << "];\n";
+    // CUtensorMap carries its alignment (128 bytes in CUDA 13's cuda.h, 64
+    // before): an alignas weaker than the type's is ill-formed (clang++
+    // refused every header: the ninth sweep's B9).
+    os << "    CUtensorMap maps[" << maps << "];\n";
   int mapIndex = 0;
   std::vector<std::string> argPtrs;
   std::vector<std::string> tensorArgExpr(m.tensors.size());
@@ -625,7 +629,18 @@ static Check checkAttention(const Tensor &q, const Tensor &k, const Tensor &v, c
   }
   return chk;
 }
+
 )cpp";
+
+/// The GEMM's M, K and N in the example: from the 2-D views of A and C (rows
+/// x columns of the row-major tensors), not the natural shapes, whose first
+/// two dimensions are M and K only where they are the view's (a [BT, M, K]
+/// tensor viewed as [BT * M, K] was checked as M = BT: the ninth sweep's B2).
+static std::string gemmSizes(const Model &m, int a, int c) {
+  return "    const int64_t M = " + m.tensors[a].view[0].cpp("s.") +
+         ", K = " + m.tensors[a].view[1].cpp("s.") + ", N = " + m.tensors[c].view[1].cpp("s.") +
+         ";\n";
+}
 
 } // namespace
 
@@ -724,8 +739,7 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
       m.tensors[a].view.size() == 2 && m.tensors[b].view.size() == 2 &&
       m.tensors[c].view.size() == 2) {
     bool tb = m.reference.getBoolean("transpose_b").value_or(true);
-    os << "    const int64_t M = t[" << a << "].shape[0], K = t[" << a << "].shape[1], N = t[" << c
-       << "].shape[1];\n";
+    os << gemmSizes(m, a, c);
     os << "    std::printf(\"%.1f TFLOP/s\\n\", 2.0 * M * N * K / us * 1e-6);\n";
     os << "    Check chk = checkGemm(t[" << a << "], t[" << b << "], t[" << c << "], M, N, K, "
        << (tb ? "true" : "false") << ");\n";
@@ -737,8 +751,7 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
     // C = sa sb A B^T with K-major FP8 A and B (the host decodes their bytes)
     // and per-tensor scales read from element 0 of their tensors.
     int sa = m.referenceTensor("scale_a"), sb = m.referenceTensor("scale_b");
-    os << "    const int64_t M = t[" << a << "].shape[0], K = t[" << a << "].shape[1], N = t[" << c
-       << "].shape[1];\n";
+    os << gemmSizes(m, a, c);
     os << "    std::printf(\"%.1f TFLOP/s\\n\", 2.0 * M * N * K / us * 1e-6);\n";
     auto scaleOf = [](int i) {
       return i >= 0 ? "double(t[" + std::to_string(i) + "].at(0))" : std::string("1.0");

@@ -1,6 +1,8 @@
 //===- EmitReadme.cpp - README.md of an exported package ------------------===//
 #include "passes/Driver/export/Emit.h"
 
+#include <set>
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -129,6 +131,17 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
   std::string call;
   for (size_t i = 0; i < names.size(); ++i)
     call += (i ? ", " : "") + names[i];
+  // Sizes no input's shape shows (a window W, a K start K0) are passed by
+  // name, at the compiled value: run() cannot tell them (the snippet raised
+  // for such kernels: the ninth sweep's B6).
+  std::set<std::string> shown;
+  for (const TensorArg *t : ins)
+    for (const auto &f : t->factors)
+      if (f)
+        shown.insert(f->begin(), f->end());
+  for (const SizeInfo &sz : m.sizes)
+    if (!shown.count(sz.ident))
+      call += (call.empty() ? "" : ", ") + sz.ident + "=" + std::to_string(sz.compiled);
   os << (rets.empty() ? "" : "out = ") << P << ".run(" << call << ")\n```\n\n";
   os << "`run()` reads the sizes from the tensors' shapes, checks every argument before "
         "anything reaches the GPU, allocates the output"

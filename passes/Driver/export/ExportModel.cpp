@@ -163,11 +163,34 @@ const char *kKeywords[] = {
     "False", "None", "True", "as", "assert", "async", "await", "def", "del", "elif",
     "except", "finally", "from", "global", "import", "in", "is", "lambda", "nonlocal",
     "pass", "raise", "with", "yield",
-    // Names the generated code uses beside the arguments.
+    // Names the generated code uses beside the arguments (the launcher's
+    // locals: a tensor named `problem` or `params` shadowed them and the
+    // header did not compile; Python's module globals: a tensor `_runtime`
+    // made run() call it: the ninth sweep's B8).
     "s", "stream", "out", "sizes", "run", "plan", "detail", "shape", "grid", "check",
-    "Sizes", "Kernel", "Error"};
+    "Sizes", "Kernel", "Error", "problem", "device", "maps", "params", "g", "config", "limit",
+    "d", "function", "module", "kBlock", "kDynamicSmemBytes", "kernelName", "major", "minor"};
+
+/// Prefixes of the generated code's own names: v_A (a tensor's view), p_M (a
+/// size's parameter), _runtime, _SPEC, _os (the package's globals).
+const char *kReservedPrefixes[] = {"v_", "p_", "_"};
 
 } // namespace
+
+std::string stagecraft::exporter::plainIdentifier(const std::string &name) {
+  std::string id;
+  for (char c : name)
+    id += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (id.empty() || isdigit(static_cast<unsigned char>(id[0])))
+    id = "_" + id;
+  for (const char *k : kKeywords) {
+    if (llvm::StringRef(k) == "s")
+      break; // the language keywords end here
+    if (id == k)
+      return id + "_";
+  }
+  return id;
+}
 
 std::string stagecraft::exporter::identifier(const std::string &name) {
   std::string id;
@@ -178,6 +201,9 @@ std::string stagecraft::exporter::identifier(const std::string &name) {
   for (const char *k : kKeywords)
     if (id == k)
       return id + "_";
+  for (const char *prefix : kReservedPrefixes)
+    if (llvm::StringRef(id).starts_with(prefix))
+      return "t" + id;
   return id;
 }
 

@@ -119,6 +119,9 @@ llvm::Expected<Model> buildModel(const std::map<std::string, std::string> &files
 /// A C++ and Python identifier made of `name` (invalid characters become
 /// '_', keywords get a trailing '_').
 std::string identifier(const std::string &name);
+/// The same without the generated code's own names and prefixes: what a
+/// package name must equal (its checks are exportPackageName's).
+std::string plainIdentifier(const std::string &name);
 
 } // namespace stagecraft::exporter
 

@@ -43,7 +43,9 @@ _L2_PROMOTION = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
 _OOB_FILL = {"zero": 0, "nan": 1}
 
 _MAX_I32 = 2**31 - 1
-_MAX_TMA_DIM = 2**32
+# The kernel's coordinates are 32-bit: a dimension of 2^31 or more is refused by the compiler
+# (rows past it would be read or written in the wrong place), so here too (TMA itself takes 2^32).
+_MAX_TMA_DIM = 2**31 - 1
 _MAX_TMA_STRIDE = 2**40
 _MAX_GRID = (2**31 - 1, 65535, 65535)
 
@@ -228,7 +230,8 @@ def _tma_view(spec, ts, t, form, what, sizes):
     for d, v in enumerate(view):
         if v < 1 or v > _MAX_TMA_DIM:
             raise ValueError(f"{spec.package}: {what}: dimension {d} of the kernel's view "
-                             f"({ts.view_text[d]} = {v}) is outside 1..2^32")
+                             f"({ts.view_text[d]} = {v}) is outside 1..2^31-1 (the kernel's "
+                             f"coordinates are 32-bit)")
     # Merge the natural dimensions of each view dimension into one stride.
     view_strides = []
     pos = 0
