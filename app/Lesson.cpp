@@ -1,5 +1,6 @@
 //===- Lesson.cpp - teaching pipelining: lessons, goals, what changed -----===//
 #include "app/Lesson.h"
+#include "core/Support/InputCheck.h"
 #include "core/Support/Json.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -23,6 +24,10 @@ llvm::Error fail(const llvm::Twine &message) {
 }
 
 llvm::Expected<std::string> readText(const std::string &path) {
+  // Checked before reading: a lesson file that is a device (/dev/zero) was
+  // read whole, then found too large (the ninth sweep's B3).
+  if (std::string why = checkUserFile(path, 1u << 20); !why.empty())
+    return fail(why);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return fail(path + ": cannot read: " + buffer.getError().message());

@@ -1,5 +1,6 @@
 //===- MeasuredTraceFile.cpp - a measured timeline read from a file -------===//
 #include "app/MeasuredTraceFile.h"
+#include "core/Support/InputCheck.h"
 #include "core/Support/Json.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -381,6 +382,12 @@ bool stagecraft::app::parseMeasuredTraceFile(llvm::StringRef text, MeasuredTrace
 
 bool stagecraft::app::readMeasuredTraceFile(const std::string &path, MeasuredTraceFile &out,
                                             std::string &error) {
+  // A device or a pipe has no size to check and never ends (--trace /dev/zero
+  // grew the app to 24 GB: the ninth sweep's B3).
+  if (std::string why = checkUserFile(path, ~uint64_t(0)); !why.empty()) {
+    error = llvm::StringRef(why).starts_with(path + ": ") ? why.substr(path.size() + 2) : why;
+    return false;
+  }
   uint64_t size = 0;
   if (std::error_code ec = llvm::sys::fs::file_size(path, size)) {
     error = "cannot read it: " + ec.message();
