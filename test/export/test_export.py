@@ -262,7 +262,8 @@ class PackageContents(unittest.TestCase):
         # With the C++ compiler, and with clang++ where there is one: g++ let an alignas weaker
         # than CUtensorMap's own 128 bytes pass, clang++ refused every header (the ninth sweep).
         compilers = [CXX] + [c for c in ("clang++",) if shutil.which(c) and c != CXX]
-        for pkg, name in ((ATTN, "attn"), (GEMM, "gemm")):
+        fp8 = export("fp8_gemm.mlir", "fp8_header")  # constant shapes (its scales' (1))
+        for pkg, name in ((ATTN, "attn"), (GEMM, "gemm"), (fp8, "fp8_header")):
             src = os.path.join(WORK, f"inc_{name}.cpp")
             with open(src, "w") as f:
                 f.write(f'#include "{name}.h"\n#include "{name}_cubin.h"\nint main() {{ return 0; }}\n')

@@ -261,7 +261,9 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
   os << "/// Shapes of the tensors (outermost first, elements) and their element types.\n";
   os << "namespace shape {\n";
   for (const TensorArg &t : m.tensors) {
-    os << "inline std::vector<int64_t> " << t.ident << "(const Sizes &s) { return {"
+    // (void)s: a constant shape (an FP8 scale's (1)) reads no size, and a
+    // project building with -Wextra -Werror refused the unused parameter.
+    os << "inline std::vector<int64_t> " << t.ident << "(const Sizes &s) { (void)s; return {"
        << join(t.naturalCpp("s."), ", ") << "}; }  // " << tupleText(t.naturalText()) << "\n";
   }
   os << "inline int64_t elements(const std::vector<int64_t> &shape) {\n"
