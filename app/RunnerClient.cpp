@@ -209,7 +209,9 @@ void RunnerClient::start() {
   uploading_ = options_.upload == UploadMode::Always;
   if (options_.command.empty()) {
     state_ = RunnerState::Unavailable;
-    reason_ = "no runner command (set one in the Runs panel, or --runner)";
+    reason_ = options_.noCommandReason.empty()
+                  ? "no runner command (set one in the Runs panel, or --runner)"
+                  : options_.noCommandReason;
     return;
   }
   if (!spawn()) {

@@ -72,6 +72,8 @@ struct RunnerOptions {
   /// Ask for the measured timeline with every run (the runner runs the
   /// bundle's instrumented kernel after timing it).
   bool trace = true;
+  /// What the status says when there is no command ("" : that none is set).
+  std::string noCommandReason;
 };
 
 struct RunnerEvent {

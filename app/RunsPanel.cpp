@@ -2,6 +2,7 @@
 #include "app/Panels.h"
 #include "app/Theme.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -123,8 +124,16 @@ void barChart(AppState &app, const std::vector<const RunRecord *> &runs) {
 void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
   runnerLine(app, ui);
   std::vector<const RunRecord *> runs = app.currentRuns();
-  float chartW = std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.34f);
-  ImGui::BeginChild("runtable", ImVec2(-chartW - 8, 0));
+  // The table first: its fixed columns take 530 px and the steady state
+  // needs room to read (at the default window the chart's third squeezed
+  // it to one letter: the ninth sweep's M11); the chart takes what is left,
+  // and none below 160 px (the table has the TFLOP/s).
+  float avail = ImGui::GetContentRegionAvail().x;
+  constexpr float kTableMin = 680.0f;
+  float chartW = std::min({420.0f, avail * 0.34f, std::max(0.0f, avail - kTableMin)});
+  if (chartW < 160.0f)
+    chartW = 0;
+  ImGui::BeginChild("runtable", ImVec2(chartW > 0 ? -chartW - 8 : 0, 0));
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_SizingFixedFit;
@@ -224,6 +233,8 @@ void stagecraft::app::drawRunsPanel(AppState &app, RunsUi &ui) {
   if (runs.empty())
     ImGui::TextDisabled("Each compiled schedule becomes a variant here.");
   ImGui::EndChild();
+  if (chartW <= 0)
+    return;
   ImGui::SameLine();
   ImGui::BeginChild("runchart", ImVec2(0, 0));
   barChart(app, runs);

@@ -290,6 +290,10 @@ int main(int argc, char **argv) {
     else
       config.runnerCommand = defaultRunnerCommand();
   }
+  if (args.noRunner)
+    config.runnerOptions.noCommandReason =
+        "not started (--no-runner): compiles and predicted timelines only; set a runner command "
+        "in the Runs panel to run variants";
   if (!args.runnerUpload.empty())
     parseUploadMode(args.runnerUpload, config.runnerOptions.upload); // checked in parseArgs
   if (const char *t = std::getenv("STAGECRAFT_RUNNER_TIMEOUT"); t && std::atof(t) > 0)
@@ -305,7 +309,7 @@ int main(int argc, char **argv) {
   ui.lessonsRoot = findLessons();
   gUi = &ui;
   glfwSetKeyCallback(window, keyCallback);
-  bool opened = false;
+  bool opened = false, lessonRefused = false;
   if (!args.lesson.empty()) {
     // A number picks the lesson in Help > Lessons order.
     std::string dir = args.lesson;
@@ -313,13 +317,23 @@ int main(int argc, char **argv) {
       std::vector<std::string> all = listLessons(ui.lessonsRoot);
       size_t n = std::stoul(args.lesson);
       dir = n >= 1 && n <= all.size() ? all[n - 1] : "";
-      if (dir.empty())
-        std::fprintf(stderr, "stagecraft: there is no lesson %s (%zu lessons in %s)\n",
-                     args.lesson.c_str(), all.size(), ui.lessonsRoot.c_str());
+      if (dir.empty()) {
+        std::string why = "there is no lesson " + args.lesson + " (" + std::to_string(all.size()) +
+                          " lessons in " + ui.lessonsRoot + ": Help > Lessons)";
+        std::fprintf(stderr, "stagecraft: %s\n", why.c_str());
+        // In the window too: it said "ready" over an empty board.
+        app->setStatus(StatusLevel::Error, why);
+      }
     }
+    if (!args.file.empty())
+      std::fprintf(stderr, "stagecraft: %s not opened: --lesson opens the lesson's own kernel\n",
+                   args.file.c_str());
     opened = !dir.empty() && app->openLesson(dir);
     if (!opened && !dir.empty())
       std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
+    // A script asking for a picture of a lesson learns that there was none.
+    if (!opened && screenshotMode)
+      lessonRefused = true;
   } else if (!args.file.empty()) {
     // Restore the autosaved session when it is this file's (its schedule
     // and runs), else open the file as it is.
@@ -341,7 +355,7 @@ int main(int argc, char **argv) {
       app->setStatus(StatusLevel::Warning,
                      "the bundled example was not found: open a file (Ctrl+O)");
   }
-  int exitCode = 0;
+  int exitCode = lessonRefused ? 1 : 0;
   // A picture of a file the app refused still shows why (the error in the
   // window), but a script asking for it learns that it was refused.
   bool refusedFile = screenshotMode && !args.file.empty() && !opened;
@@ -354,8 +368,12 @@ int main(int argc, char **argv) {
     if (screenshotMode)
       exitCode = 1;
   }
-  if (!args.select.empty())
+  if (!args.select.empty()) {
+    if (opened && !app->editor().schedule().find(args.select))
+      std::fprintf(stderr, "stagecraft: --select %s: the kernel has no unit of that name\n",
+                   args.select.c_str());
     app->select(args.select);
+  }
   ui.timelineOnly = args.timelineOnly;
   ui.timeline.focusFirst = args.focusFirst;
   ui.timeline.focusLast = args.focusLast;
