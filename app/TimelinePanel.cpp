@@ -247,8 +247,11 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
 
   // Axis.
   dl->PushClipRect(ImVec2(origin.x, origin.y), ImVec2(origin.x + avail.x, origin.y + avail.y), true);
+  // No lanes (an illegal schedule, nothing predicted): no axis either (it
+  // drew "0 ns 0 ns 1 ns" over an empty panel: the ninth sweep's M12).
   double step = tickStep(m.viewEnd() - m.viewStart(), std::max(2, static_cast<int>(width / 110)));
-  for (double t = std::ceil(m.viewStart() / step) * step; t <= m.viewEnd(); t += step) {
+  for (double t = std::ceil(m.viewStart() / step) * step;
+       !m.lanes().empty() && t <= m.viewEnd(); t += step) {
     float x = ui.xOf(t);
     dl->AddLine(ImVec2(x, origin.y + kAxisH - 4), ImVec2(x, bottom), IM_COL32(60, 65, 80, 120));
     dl->AddText(font, small, ImVec2(x + 3, origin.y), colors::textDim, formatNs(t).c_str());
