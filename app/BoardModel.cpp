@@ -160,9 +160,13 @@ BoardModel stagecraft::app::buildBoardModel(const ScheduleEditor &ed, const Tile
     bool split = role == Role::Consumer && wgs > 1 &&
                  (arrangement == Consumers::PingPong || arrangement == Consumers::Staggered);
     // What every row of the group shares in its tooltip.
-    std::string common = "Warp group " + num(grp) + ": " + roleName(ed, role) + ", " +
-                         num(wgs) + " warp group" + (wgs > 1 ? "s" : "") + " (" +
-                         num(128 * wgs) + " threads).";
+    std::string common =
+        role == Role::Empty
+            ? "Warp group " + num(grp) + ": empty (no op in it), so not launched: drag a card "
+                                          "here to give it " + num(wgs) + " warp group" +
+                  (wgs > 1 ? "s" : "") + " (" + num(128 * wgs) + " threads)."
+            : "Warp group " + num(grp) + ": " + roleName(ed, role) + ", " + num(wgs) +
+                  " warp group" + (wgs > 1 ? "s" : "") + " (" + num(128 * wgs) + " threads).";
     if (std::string regs = registerBudgetNote(r, grp, limits); !regs.empty())
       common += "\n" + regs;
     bool bad = false;
@@ -180,7 +184,10 @@ BoardModel stagecraft::app::buildBoardModel(const ScheduleEditor &ed, const Tile
       BoardRow row;
       row.group = grp;
       row.title = "WG " + num(grp);
-      row.role = roleName(ed, role) + ", " + num(wgs * 128) + " thr";
+      // An empty group is not launched: its threads are not the block's (a
+      // loop all in group 1 showed "WG 0 empty, 128 thr" for a block of 256).
+      row.role = role == Role::Empty ? "empty: not launched"
+                                     : roleName(ed, role) + ", " + num(wgs * 128) + " thr";
       row.tooltip = common;
       if (role == Role::Consumer && wgs > 1)
         row.tooltip += "\nCooperative: its " + num(wgs) +

@@ -582,7 +582,7 @@ struct Check {
 };
 
 /// C[M, N] = A[M, K] B^T (B is [N, K]) or A B (B is [K, N]), sampled entries.
-static Check checkGemm(const Tensor &a, const Tensor &b, const Tensor &c, int64_t M, int64_t N,
+[[maybe_unused]] static Check checkGemm(const Tensor &a, const Tensor &b, const Tensor &c, int64_t M, int64_t N,
                        int64_t K, bool transposeB, double scale = 1.0) {
   Check chk;
   uint64_t x = 12345;
@@ -601,7 +601,7 @@ static Check checkGemm(const Tensor &a, const Tensor &b, const Tensor &c, int64_
 
 /// O = softmax(scale Q K^T [causal]) V per (batch*head) for sampled query rows;
 /// tensors are [BH, S, D].
-static Check checkAttention(const Tensor &q, const Tensor &k, const Tensor &v, const Tensor &o,
+[[maybe_unused]] static Check checkAttention(const Tensor &q, const Tensor &k, const Tensor &v, const Tensor &o,
                             int64_t BH, int64_t S, int64_t D, double scale, bool causal) {
   Check chk;
   uint64_t x = 777;
@@ -787,7 +787,20 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
     os << "    return chk.ok() ? 0 : 1;\n";
   } else {
     os << "    std::printf(\"no CPU reference for a kernel of reference kind \\\""
-       << m.referenceKind << "\\\": ran it, did not check it\\n\");\n";
+       << m.referenceKind << "\\\": ran it, did not check its values\\n\");\n";
+    // Still: are its outputs written? They start as NaN (bytes 0xFF), so an
+    // element no program wrote stays one (every unchecked package said
+    // nothing of a kernel that wrote nothing: the ninth sweep's M1).
+    for (size_t i = 0; i < m.tensors.size(); ++i) {
+      const TensorArg &t = m.tensors[i];
+      if ((t.role != "output" && t.role != "inout") || t.dtype == "i32")
+        continue;
+      os << "    {\n      int64_t bad = 0, n = t[" << i << "].elements();\n"
+         << "      for (int64_t e = 0; e < n; ++e) bad += !std::isfinite(t[" << i << "].at(e));\n"
+         << "      std::printf(\"" << t.name
+         << ": %lld of %lld elements NaN or infinite%s\\n\", (long long)bad, (long long)n, bad ? "
+            "\" (unwritten, as outputs start as NaN; or overflowed)\" : \"\");\n    }\n";
+    }
     os << "    return 0;\n";
   }
   os << "  } catch (const " << P << "::Error &e) {\n"
