@@ -271,6 +271,7 @@ bool parseChromeTrace(const json::Object &root, MeasuredTraceFile &out, std::str
       bool producer = role != roleOfWarpGroup.end() ? role->second == "producer"
                                                     : row.name == "producer";
       row.kind = producer ? RowKind::Producer : RowKind::Consumer;
+      row.kindKnown = role != roleOfWarpGroup.end() || tn != threadName.end();
       m.timeline.rows.push_back(row);
     }
     double origin = -1;

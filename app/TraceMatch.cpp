@@ -154,8 +154,16 @@ std::string stagecraft::app::checkTraceMatches(const MeasuredTraceFile &file,
   for (const MeasuredCta &c : file.trace.ctas)
     for (const timeline::Zone &z : c.timeline.zones)
       if (z.row < c.timeline.rows.size() && z.unit < c.timeline.units.size() &&
-          !epilogue(c.timeline.units[z.unit]))
+          !epilogue(c.timeline.units[z.unit])) {
+        // A thread no metadata names: which warp group it was cannot be told
+        // (it was taken for a consumer and "moved" the unit: the ninth
+        // sweep's M15).
+        if (!c.timeline.rows[z.row].kindKnown)
+          return "its events on " + c.timeline.title + ", " + c.timeline.rows[z.row].name +
+                 " have no thread_name metadata: which warp group ran " +
+                 c.timeline.units[z.unit].name + " cannot be told";
         rolesOf[graph.findUnit(c.timeline.units[z.unit].name)].insert(c.timeline.rows[z.row].kind);
+      }
   for (const auto &[u, roles] : rolesOf) {
     const std::string &name = graph.units[u].name;
     bool producerHere = isProducerGroup(graph, schedule, effectiveSchedule(graph, schedule, u).group);

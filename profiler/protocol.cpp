@@ -166,7 +166,7 @@ Value resultToJson(const Result &r) {
   o.set("grid", ints(r.grid));
   o.set("block", ints(r.block));
   o.set("cluster", ints(r.cluster));
-  if (r.maxActiveClusters) o.set("max_active_clusters", optInt(r.maxActiveClusters));
+  o.set("max_active_clusters", optInt(r.maxActiveClusters));
   o.set("dynamic_smem_bytes", optInt(r.dynamicSmemBytes));
   o.set("static_smem_bytes", optInt(r.staticSmemBytes));
   o.set("registers_per_thread", optInt(r.registersPerThread));

@@ -35,6 +35,9 @@ struct TimelineRow {
   RowKind kind = RowKind::Consumer;
   int64_t group = -1;     // schedule group (warp-group rows)
   int64_t warpGroup = -1; // warp group index within the CTA
+  /// False for a measured trace's thread that no metadata names (its kind
+  /// is then a guess: Consumer).
+  bool kindKnown = true;
 };
 
 struct Zone {

@@ -204,6 +204,17 @@ TEST(MeasuredTraceFile, RefusesWhatIsNotAMeasuredTraceAndSaysWhy) {
   EXPECT_NE(error.find("is not a regular file"), std::string::npos) << error;
 }
 
+TEST(TraceMatch, AThreadNoMetadataNamesIsNotTakenForAConsumer) {
+  // gemm-ws-h100.trace.json with its first CTA's loadA zones on a tid no thread_name names:
+  // it was taken for a consumer, and the trace refused as "loadA ran on a consumer warp group
+  // there, and on the producer here" (the ninth sweep's M15).
+  Loop gemm("gemm.mlir");
+  std::string e = gemm.check(read("gemm-unnamed-thread.trace.json"));
+  EXPECT_NE(e.find("have no thread_name metadata: which warp group ran loadA cannot be told"),
+            std::string::npos)
+      << e;
+}
+
 TEST(TraceMatch, AcceptsATraceOfThisKernelAndSchedule) {
   Loop gemm("gemm.mlir");
   EXPECT_EQ(gemm.check(read("gemm-ws-h100.trace.json")), "");
