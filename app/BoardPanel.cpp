@@ -78,6 +78,23 @@ std::string cardDetail(const LoopGraph &g, const Unit &u, const OpSchedule &s,
   return buf;
 }
 
+/// `text` cut to `width` with "..." (at a UTF-8 character's start): a long
+/// unit name ran over the order badge and the next cell (the ninth sweep's
+/// M10). The full name is in the card's tooltip.
+std::string elided(ImFont *font, float size, const std::string &text, float width) {
+  auto w = [&](const std::string &t) { return font->CalcTextSizeA(size, FLT_MAX, 0, t.c_str()).x; };
+  if (w(text) <= width)
+    return text;
+  std::string t = text;
+  while (!t.empty() && w(t + "...") > width) {
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80)
+      t.pop_back();
+    if (!t.empty())
+      t.pop_back();
+  }
+  return t + "...";
+}
+
 /// `sharedBy`: the CTAs of a cluster that share the load (1: its own).
 void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
               const Unit &u, const OpSchedule &s, bool selected, bool bad,
@@ -94,10 +111,11 @@ void drawCard(ImDrawList *dl, ImVec2 mn, ImVec2 mx, const LoopGraph &g,
   ImFont *ui = f.ui ? f.ui : ImGui::GetFont();
   ImU32 text = IM_COL32(255, 255, 255, static_cast<int>(255 * alpha));
   ImU32 dim = IM_COL32(230, 232, 240, static_cast<int>(190 * alpha));
-  dl->AddText(bold, bold->FontSize, ImVec2(mn.x + 12, mn.y + 4), text,
-              u.name.c_str());
   std::string order = "#" + std::to_string(s.order);
   ImVec2 os = ui->CalcTextSizeA(ui->FontSize, FLT_MAX, 0, order.c_str());
+  float nameW = (mx.x - os.x - (bad ? 28 : 12)) - (mn.x + 12);
+  dl->AddText(bold, bold->FontSize, ImVec2(mn.x + 12, mn.y + 4), text,
+              elided(bold, bold->FontSize, u.name, std::max(0.0f, nameW)).c_str());
   dl->AddText(ui, ui->FontSize, ImVec2(mx.x - os.x - 8, mn.y + 5), dim,
               order.c_str());
   std::string detail = cardDetail(g, u, s, sharedBy);
