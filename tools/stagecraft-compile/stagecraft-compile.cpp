@@ -104,6 +104,17 @@ static int compileMain(int argc, char **argv) {
     errs() << "error: -o: no bundle directory given (an empty path)\n";
     return 1;
   }
+  if (exportDir.getNumOccurrences() && exportDir.empty()) {
+    errs() << "error: --export: no package directory given (an empty path)\n";
+    return 1;
+  }
+  // "pkg/." and "a/../pkg" name the package directory "pkg": taken so from
+  // here on (moving "pkg/." aside failed, leaving an empty pkg behind).
+  if (!exportDir.empty()) {
+    SmallString<256> norm(exportDir.getValue());
+    sys::path::remove_dots(norm, /*remove_dot_dot=*/true);
+    exportDir.setValue(std::string(norm));
+  }
   for (cl::opt<std::string> *o : {&output, &schedule, &exportDir, &timelineFile, &kernel,
                                   &target, &ptxas, &measured, &tileOrder})
     if (o->getNumOccurrences() > 1) {
