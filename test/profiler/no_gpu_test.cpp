@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,25 @@ TEST_F(NoGpu, RunPrintsNoDeviceErrorAndFails) {
   EXPECT_NE(err.find("libcuda.so.1"), std::string::npos) << err;
   EXPECT_FALSE(lines[0].find("verified")->asBool());
   EXPECT_TRUE(lines[0].find("tflops")->isNull());
+}
+
+TEST_F(NoGpu, TheBundlesWarningsComeWithTheNoDeviceError) {
+  // An unknown manifest field is a warning of the bundle's check: kept in the no-GPU result.
+  std::string text;
+  {
+    std::ifstream in(dir_ + "/manifest.json");
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  text.insert(text.find('{') + 1, "\"colour\": 1, ");
+  std::ofstream(dir_ + "/manifest.json") << text;
+  ProcessResult r = runShell("env LD_LIBRARY_PATH=/nonexistent '" + kRunner + "' '" + dir_ + "' 2>/dev/null");
+  EXPECT_EQ(r.exitCode, 2);
+  auto lines = jsonLines(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  const json::Value *warnings = lines[0].find("warnings");
+  ASSERT_TRUE(warnings && warnings->isArray()) << r.out;
+  ASSERT_EQ(warnings->items().size(), 1u) << r.out;
+  EXPECT_EQ(warnings->items()[0].asString(), "colour: unknown field, ignored");
 }
 
 TEST_F(NoGpu, StubDriverFailsInCuInit) {
