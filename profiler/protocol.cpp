@@ -73,8 +73,9 @@ Request parseRequest(const std::string &line, const Request &defaults, json::Val
       if (!f.isBool()) throw std::invalid_argument("request field \"trace\": expected true or false");
       r.trace = f.asBool();
     } else if (k == "watchdog_s") {
-      if (!f.isNumber() || !(f.asDouble() > 0.0) || !std::isfinite(f.asDouble()))
-        throw std::invalid_argument("request field \"watchdog_s\": expected a positive number");
+      // The command line's range (--watchdog): a day at most.
+      if (!f.isNumber() || !(f.asDouble() >= 0.001 && f.asDouble() <= 86400))
+        throw std::invalid_argument("request field \"watchdog_s\": expected 0.001 to 86400 seconds");
       r.watchdogSeconds = f.asDouble();
     } else {
       throw std::invalid_argument("unknown request field \"" + k + "\"");

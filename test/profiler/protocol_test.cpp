@@ -50,7 +50,8 @@ TEST(Request, MalformedRequestsAreExplained) {
   EXPECT_EQ(requestError(R"({"bundle": "x", "warmup": "5"})"), "request field \"warmup\": expected an integer, got string");
   EXPECT_EQ(requestError(R"({"bundle": "x", "colour": 1})"), "unknown request field \"colour\"");
   EXPECT_EQ(requestError(R"({"bundle": 5})"), "request field \"bundle\": expected a string");
-  EXPECT_EQ(requestError(R"({"bundle": "x", "watchdog_s": 0})"), "request field \"watchdog_s\": expected a positive number");
+  EXPECT_EQ(requestError(R"({"bundle": "x", "watchdog_s": 0})"), "request field \"watchdog_s\": expected 0.001 to 86400 seconds");
+  EXPECT_EQ(requestError(R"({"bundle": "x", "watchdog_s": 1e308})"), "request field \"watchdog_s\": expected 0.001 to 86400 seconds");
   EXPECT_EQ(requestError(R"({"cmd": "reboot"})"), "request field \"cmd\": unknown command \"reboot\" (expected \"run\", \"check\" or \"ping\")");
   EXPECT_EQ(requestError(R"([1])"), "a request must be a JSON object, got array");
   EXPECT_EQ(requestError(R"({"id": [1], "bundle": "x"})"), "request field \"id\": expected a number or a string");
