@@ -125,9 +125,12 @@ std::string stagecraft::describeSignature(func::FuncOp kernel, StringRef source,
         written |= !effects || effects.hasEffect<MemoryEffects::Write>();
       }
       AffineMap shape;
+      Attribute init;
       for (size_t k = 0; k < sig->descArgs.size(); ++k)
-        if (sig->descArgs[k] == i)
+        if (sig->descArgs[k] == i) {
           shape = sig->descShapes[k];
+          init = sig->descInits[k];
+        }
       json::Array exprs, texts, tile;
       for (AffineExpr e : shape.getResults()) {
         exprs.push_back(exprJson(e, sig->sizeNames));
@@ -142,6 +145,15 @@ std::string stagecraft::describeSignature(func::FuncOp kernel, StringRef source,
       a["shape"] = std::move(exprs);
       a["shape_text"] = std::move(texts);
       a["tile"] = std::move(tile);
+      // The range its elements must lie in (tile.init: a page table's
+      // [0, pages)), as text of the sizes: the exported README says it (an
+      // export of a table-indexed kernel named no range: the ninth sweep's M6).
+      if (auto map = dyn_cast_or_null<AffineMapAttr>(init); map && map.getValue().getNumResults() == 2)
+        a["init_text"] = json::Array{exprText(map.getValue().getResult(0), sig->sizeNames),
+                                     exprText(map.getValue().getResult(1), sig->sizeNames)};
+      else if (auto range = dyn_cast_or_null<DenseF64ArrayAttr>(init); range && range.size() == 2)
+        a["init_text"] = json::Array{llvm::formatv("{0}", range[0]).str(),
+                                     llvm::formatv("{0}", range[1]).str()};
     } else {
       int s = -1;
       for (size_t k = 0; k < sig->sizeArgs.size(); ++k)

@@ -143,6 +143,17 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
     if (!shown.count(sz.ident))
       call += (call.empty() ? "" : ", ") + sz.ident + "=" + std::to_string(sz.compiled);
   os << (rets.empty() ? "" : "out = ") << P << ".run(" << call << ")\n```\n\n";
+  // The ranges the kernel needs its inputs in (tile.init): it reads rows or
+  // pages at them, and neither run() nor the C++ launcher checks them.
+  std::string ranges;
+  for (const TensorArg *t : ins)
+    if (t->initText.size() == 2)
+      ranges += (ranges.empty() ? "" : ", ") + ("`" + t->ident + "` in [" + t->initText[0] +
+                                                ", " + t->initText[1] + ")");
+  if (!ranges.empty())
+    os << "**Input values:** " << ranges
+       << " (the IR's `tile.init`: the kernel indexes or bounds its loops with them; nothing "
+          "checks them, so values outside read or write the wrong place).\n\n";
   os << "`run()` reads the sizes from the tensors' shapes, checks every argument before "
         "anything reaches the GPU, allocates the output"
      << (rets.size() > 1 ? "s" : "")

@@ -488,6 +488,10 @@ llvm::Expected<Model> stagecraft::exporter::buildModel(
       auto text = (**texts)[d].getAsString();
       t.viewText.push_back(text ? text->str() : "?");
     }
+    // Optional: the range the kernel needs its elements in (tile.init).
+    if (const json::Array *init = (*a)->getArray("init_text"); init && init->size() == 2)
+      for (const json::Value &v : *init)
+        t.initText.push_back(v.getAsString() ? v.getAsString()->str() : "?");
     if (t.access == "tensormap") {
       auto mdtype = mr.string(**p, "dtype", ppath);
       if (!mdtype)

@@ -67,6 +67,9 @@ struct TensorArg {
   std::vector<int64_t> box, elementStrides;
   std::string swizzle = "none", l2Promotion = "none", oobFill = "zero";
   std::string manifestTensor; // its name in manifest.json
+  /// [low, high) its elements must lie in, as text of the sizes (tile.init;
+  /// signature.json's init_text), or empty.
+  std::vector<std::string> initText;
 
   /// The natural shape's dimension texts: each product of sizes split.
   std::vector<std::string> naturalText() const;
