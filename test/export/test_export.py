@@ -219,6 +219,9 @@ class PackageContents(unittest.TestCase):
                                 "-I", pkg, "-I", CUDA_INCLUDE, os.path.join(pkg, "example.cpp")],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, name + ": " + r.stderr)
+        # The ranges the kernel needs its inputs in (tile.init) are in the README.
+        k14 = export(os.path.join(sweep, "k14_moe_grouped_gemm_i32_tables.mlir"), "k14")
+        self.assertIn("**Input values:** `EXP` in [0, E), `ROW` in [0, T - 127)", read(k14, "README.md"))
         # A size no input's shape shows is passed in the README's call.
         a09 = export(os.path.join(sweep, "a09_swa_size_W_causal_softcap_lo.mlir"), "a09")
         self.assertIn("a09.run(q, k, v, W=1024)", read(a09, "README.md"))
