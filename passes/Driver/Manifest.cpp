@@ -313,9 +313,11 @@ stagecraft::deriveManifest(func::FuncOp kernel,
     flops = *executed;
   }
   m.flops = flops;
-  // Up to a million programs and loop iterations (a walk of milliseconds):
-  // past that the runner allows for the kernel's count.
-  if (std::optional<double> whole = eval.dotFlops(1'000'000))
+  // Up to a million loop iterations over 4096 programs at most, spread over
+  // the grid and scaled (an estimate for an allowance: a grid of half a
+  // million programs took 0.9 s walked whole, the compile fuzzer's slow
+  // unit); past that the runner allows for the kernel's count.
+  if (std::optional<double> whole = eval.sampledDotFlops(4096, 1'000'000))
     m.referenceFlops = *whole;
   // The pipelined loop's trip count (the longest of the first and the last
   // program's) for the reductions' length.

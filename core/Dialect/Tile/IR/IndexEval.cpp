@@ -389,6 +389,27 @@ IndexEvaluator::extractOutOfRange(int64_t maxPrograms) const {
   return std::nullopt;
 }
 
+std::optional<double> IndexEvaluator::sampledDotFlops(int64_t maxPrograms,
+                                                      int64_t maxIterations) const {
+  int64_t total = grid[0] * grid[1] * grid[2];
+  if (total <= maxPrograms)
+    return overPrograms(maxIterations, false);
+  int64_t budget = maxIterations;
+  double sum = 0;
+  for (int64_t s = 0; s < maxPrograms; ++s) {
+    int64_t linear = s * total / maxPrograms;
+    pid = {linear % grid[0], (linear / grid[0]) % grid[1], linear / (grid[0] * grid[1])};
+    DenseMap<Value, int64_t> env;
+    if (--budget < 0)
+      return std::nullopt;
+    std::optional<double> f = count(kernel.getBody().front(), env, budget, false);
+    if (!f)
+      return std::nullopt;
+    sum += *f;
+  }
+  return sum * static_cast<double>(total) / static_cast<double>(maxPrograms);
+}
+
 std::optional<double> IndexEvaluator::overPrograms(int64_t maxIterations, bool useful) const {
   // Every program takes one of the budget at least: a grid past it is
   // refused before any is counted.

@@ -90,6 +90,12 @@ public:
   /// are not evaluated.
   std::optional<ExtractOutOfRange> extractOutOfRange(int64_t maxPrograms = 4096) const;
 
+  /// dotFlops estimated from at most `maxPrograms` programs spread evenly
+  /// over the grid, scaled to all of them (exact for a grid that small):
+  /// the IR reference's work, for its watchdog allowance, in milliseconds
+  /// on a grid of half a million programs that dotFlops walks in seconds.
+  std::optional<double> sampledDotFlops(int64_t maxPrograms, int64_t maxIterations) const;
+
   /// The kernel's size arguments and their values.
   const llvm::DenseMap<mlir::Value, int64_t> &sizeValues() const { return args; }
 
