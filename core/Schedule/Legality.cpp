@@ -793,6 +793,15 @@ static void computeRegisters(const LoopGraph &g, const Placed &p,
       pr.threadRegs[pos] += copies * v.threadRegs;
     }
   }
+  // What a unit holds only while it runs (a block-scaled dot's upcast A on
+  // sm_90a; sm_100a's tcgen05.mma reads the FP8 tiles as loaded).
+  if (!limits.blockScaledMma)
+    for (unsigned u = 0; u < g.units.size(); ++u)
+      if (g.units[u].transientRegBytes > 0) {
+        Pressure &pr = of(p.sched[u].group);
+        for (unsigned op : g.units[u].ops)
+          pr.bytes[opPos[op]] += g.units[u].transientRegBytes;
+      }
   for (const InvariantValue &inv : g.invariantValues) {
     Pressure &pr = of(p.sched[inv.unit].group);
     for (int64_t pos = 0; pos < L; ++pos) {

@@ -71,6 +71,11 @@ struct Unit {
   /// needs it, sm_100a's block-scaled tcgen05.mma reads the FP8 tiles and
   /// their scales as loaded (TargetLimits::blockScaledMma).
   int64_t scaledDotSmemBytes = 0;
+  /// Registers (bytes, shared over the group's threads) the unit holds only
+  /// while it runs: a tile.dot_scaled's A, upcast to bf16 in registers for
+  /// sm_90a's wgmma (not a value between ops: the register estimate missed
+  /// it, ~64 a thread where ptxas spilled: the eighth sweep's m8).
+  int64_t transientRegBytes = 0;
   /// Loads, for clusters (legality: cluster): whether the box is the same in
   /// every CTA of a cluster (no coordinate depends on tile.cluster_rank or
   /// tile.program_id 0), its rows (the second-innermost box dimension), and

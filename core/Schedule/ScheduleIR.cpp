@@ -394,6 +394,8 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
         // Its B, upcast to bf16 in shared memory for wgmma.
         unit.localSmemBytes += dot.getN() * dot.getK() * 2;
         unit.scaledDotSmemBytes += dot.getN() * dot.getK() * 2;
+        unit.transientRegBytes +=
+            cast<RankedTensorType>(dot.getResult().getType()).getDimSize(0) * dot.getK() * 2;
       }
       if (isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0)))
         unit.localSmemBytes += tensorBytes(op->getResult(0).getType());
