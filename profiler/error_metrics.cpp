@@ -36,6 +36,13 @@ Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise)
 
 namespace stagecraft::profiler {
 
+Tolerance widenedByStep(const Tolerance &tol, const ErrorSummary &s, double step) {
+  uint64_t n = s.count > s.unwritten ? s.count - s.unwritten : 0;
+  if (!(step > 0.0) || n == 0 || !(s.maxAbsRef > 0.0) || !(s.sumSqRef > 0.0)) return tol;
+  double rms = std::sqrt(s.sumSqRef / double(n));
+  return Tolerance{tol.normRel + step / rms, tol.maxRel + step / s.maxAbsRef};
+}
+
 bool matchesZeroReference(const ErrorSummary &s) {
   return s.nonfinite == 0 && s.count > s.unwritten && s.maxAbsRef == 0.0 && s.maxAbsDiff == 0.0 &&
          s.sumSqDiff == 0.0;

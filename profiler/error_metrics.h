@@ -93,6 +93,11 @@ constexpr double kReorderNoiseFactor = 16.0;
 constexpr double kReorderToleranceCap = 0.1;
 Tolerance widenedByReorderNoise(const Tolerance &tol, const ErrorSummary &noise);
 
+// An output rounded to integers from computed values may differ by a step (in its own units)
+// beyond its tolerance: that step relative to the reference's largest value (max-wise) and to
+// its root mean square (norm-wise) is added (`step` in the manifest; 0: `tol` unchanged).
+Tolerance widenedByStep(const Tolerance &tol, const ErrorSummary &s, double step);
+
 // Flips: an output that passes through a comparison (or a rounding to an integer) of values the
 // kernel and its reference compute a rounding apart can differ by anything where two of them
 // are within that rounding of a tie (an argmax's index). The compiler gives the fraction of the

@@ -115,7 +115,8 @@ std::vector<OutputCheckResult> verifyIrReference(const IrReference &ref, const M
     res.tensor = c.tensor;
     res.against = "ir";
     res.errors = compare(bundle.tensor(c.tensor), *m.findTensor(c.tensor), outputs);
-    res.tolerance = res.derived = Tolerance{c.normRelTol, c.maxRelTol};
+    res.tolerance = res.derived =
+        widenedByStep(Tolerance{c.normRelTol, c.maxRelTol}, res.errors, c.step);
     res.passed = passes(res.errors, res.tolerance) || matchesZeroReference(res.errors);
     missed |= !res.passed && res.errors.nonfinite == 0;
     results.push_back(res);

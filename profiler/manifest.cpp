@@ -333,6 +333,10 @@ IrReference parseIrReference(const Obj &o, Manifest &m) {
     c.maxRelTol = out.number("max_rel_tol");
     for (double v : {c.normRelTol, c.maxRelTol})
       if (!(v > 0.0 && v < 1.0)) fail(out.path(), "tolerances must be in (0, 1)");
+    if (out.has("step")) {
+      c.step = out.number("step");
+      if (!(c.step >= 0.0 && c.step < 1e30)) fail(out.field("step"), "must be a non-negative number");
+    }
     if (out.has("flip_fraction")) {
       c.flipFraction = out.number("flip_fraction");
       if (!(c.flipFraction >= 0.0 && c.flipFraction <= 1.0)) fail(out.field("flip_fraction"), "must be in [0, 1]");

@@ -116,6 +116,9 @@ struct OutputCheck {
   // The fraction of the elements that may miss maxRelTol by any amount: flips near ties of a
   // comparison of rounded values (error_metrics.h); 0: none.
   double flipFraction = 0;
+  // Rounded to integers from computed values: may differ by this step beyond the tolerances
+  // (error_metrics.h, widenedByStep); 0: none.
+  double step = 0;
   std::string basis;
 };
 

@@ -84,6 +84,16 @@ static bool dependsOnProgramId(Value v, unsigned dim, DenseMap<Value, bool> &see
   return seen[v] = r;
 }
 
+/// ", its loop at 4032" (the induction values where an index was evaluated).
+static std::string loopText(const std::vector<int64_t> &values) {
+  if (values.empty())
+    return "";
+  std::string s = values.size() == 1 ? ", its loop at " : ", its loops at ";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s;
+}
+
 /// checkKernelAtSizes with the signature read and bound (deriveManifest has
 /// both and goes on with them).
 static LogicalResult checkBoundKernel(func::FuncOp kernel, const KernelSignature *sig,
@@ -168,10 +178,11 @@ static LogicalResult checkBoundKernel(func::FuncOp kernel, const KernelSignature
     InFlightDiagnostic d = x->op->emitError("'tensor.extract': index ")
                            << x->index << " along dimension " << x->dim << " of a tile of "
                            << x->extent << " at these sizes (program (" << x->program[0] << ", "
-                           << x->program[1] << ", " << x->program[2] << "), "
-                           << (x->lastIteration ? "the last iteration of its loop" : "its loop's first iteration")
-                           << "): it reads past the tile; load a larger box or keep the index below "
-                           << x->extent << " (sizes " << at << ")";
+                           << x->program[1] << ", " << x->program[2] << ")"
+                           << loopText(x->loopValues)
+                           << "): it reads past the tile; load a larger box or keep the index "
+                           << (x->index < 0 ? "at 0 or more" : "below " + std::to_string(x->extent))
+                           << " (sizes " << at << ")";
     if (auto load = extract.getTensor().getDefiningOp<LoadOp>())
       d.attachNote(load.getLoc()) << "the tile is loaded here";
     return d;
@@ -451,6 +462,8 @@ std::string KernelManifest::toJson(int64_t blockThreads, int64_t smem,
                              {"basis", o.basis}};
       if (o.flipFraction > 0)
         out["flip_fraction"] = o.flipFraction;
+      if (o.step > 0)
+        out["step"] = o.step;
       outs.push_back(std::move(out));
     }
     llvm::json::Object r{{"kind", "ir"},

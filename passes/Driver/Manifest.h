@@ -33,6 +33,9 @@ struct OutputTolerance {
   /// rounded values (an argmax), where kernel and reference, their operands
   /// a rounding apart, can land on either side (0: none).
   double flipFraction = 0;
+  /// The output is rounded to integers from computed values: it may differ
+  /// by this step (in its own units) beyond its tolerance (0: none).
+  double step = 0;
   std::string basis; // e.g. "bf16 values (8 bits); reductions of 8192"
 };
 

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Lowering/patterns/Patterns.h"
+#include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -311,6 +312,20 @@ public:
 
   FailureOr<Layout> inferLayout(Operation *op, ArrayRef<Layout> operands,
                                 const TileGeometry &, std::string &why) const override {
+    // A shift by a constant past the element's bits is undefined (LLVM folds
+    // it to poison; the reference, shifting at run time, got 0 or -1: the
+    // eleventh sweep's B5): refused rather than two answers.
+    if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op)) {
+      unsigned width = getElementTypeOrSelf(op->getResult(0).getType()).getIntOrFloatBitWidth();
+      APInt amount;
+      if (matchPattern(op->getOperand(1), m_ConstantInt(&amount)) &&
+          (amount.isNegative() || amount.getSExtValue() >= int64_t(width))) {
+        why = "shifts a " + std::to_string(width) + "-bit integer by " +
+              std::to_string(amount.getSExtValue()) + ": undefined past " +
+              std::to_string(width - 1) + " bits (LLVM folds it to poison)";
+        return failure();
+      }
+    }
     Layout l = Layout::splat();
     for (auto [i, o] : llvm::enumerate(operands)) {
       bool ok;
@@ -368,9 +383,13 @@ public:
   bool elementLocal() const override { return true; }
 
   bool discontinuous(Operation *op) const override {
+    // copysign takes its second operand's sign, atan2 jumps by 2 pi across
+    // the negative x axis: both step where a computed value crosses zero
+    // (the eleventh sweep's B3: sign(acc) by copysign got no flips, by cmpf
+    // it did).
     return llvm::is_contained({"arith.cmpf", "arith.fptosi", "arith.fptoui", "math.floor",
                                "math.ceil", "math.trunc", "math.round", "math.roundeven",
-                               "arith.remf"},
+                               "arith.remf", "math.copysign", "math.atan2"},
                               op->getName().getStringRef());
   }
 

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
+#include <functional>
 #include <numeric>
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -339,14 +340,19 @@ IndexEvaluator::extractOutOfRange(int64_t maxPrograms) const {
   });
   if (extracts.empty())
     return std::nullopt;
-  // Programs: all of them, or the grid's corners.
+  // Programs: all of them, or 4096 spread over the grid and its corners.
   SmallVector<std::array<int64_t, 3>> programs;
-  if (double(grid[0]) * double(grid[1]) * double(grid[2]) <= double(maxPrograms)) {
-    for (int64_t z = 0; z < grid[2]; ++z)
-      for (int64_t y = 0; y < grid[1]; ++y)
-        for (int64_t x = 0; x < grid[0]; ++x)
-          programs.push_back({x, y, z});
+  int64_t total = grid[0] * grid[1] * grid[2];
+  auto programAt = [&](int64_t linear) {
+    return std::array<int64_t, 3>{linear % grid[0], (linear / grid[0]) % grid[1],
+                                  linear / (grid[0] * grid[1])};
+  };
+  if (total <= maxPrograms) {
+    for (int64_t l = 0; l < total; ++l)
+      programs.push_back(programAt(l));
   } else {
+    for (int64_t s = 0; s < maxPrograms; ++s)
+      programs.push_back(programAt(s * total / maxPrograms));
     for (int corner = 0; corner < 8; ++corner)
       programs.push_back({corner & 1 ? grid[0] - 1 : 0, corner & 2 ? grid[1] - 1 : 0,
                           corner & 4 ? grid[2] - 1 : 0});
@@ -356,34 +362,57 @@ IndexEvaluator::extractOutOfRange(int64_t maxPrograms) const {
     for (Operation *p = x->getParentOp(); p && p != kernel; p = p->getParentOp())
       if (auto loop = dyn_cast<scf::ForOp>(p))
         loops.insert(loops.begin(), loop);
-    if (loops.size() > 4)
+    if (loops.size() > 3)
       continue;
+    // Iterations of each loop: all of them up to a number (64 for one loop,
+    // 16 and 4 for two and three nested), else that many spread over it and
+    // its last: an index that peaks mid-loop (kb % 40, min(kb, last - kb))
+    // read past a 32-entry table where the first and the last were inside
+    // (the eleventh sweep's B4).
+    const int64_t perLoop[] = {64, 16, 4};
+    int64_t samples = loops.empty() ? 1 : perLoop[loops.size() - 1];
     ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getTensor().getType()).getShape();
-    for (const auto &program : programs) {
-      pid = {program[0], program[1], program[2]};
-      // Each loop at its first or its last iteration (bit i: loop i's last).
-      for (unsigned pick = 0; pick < (1u << loops.size()); ++pick) {
-        DenseMap<Value, int64_t> env;
-        bool runs = true;
-        for (auto [i, loop] : llvm::enumerate(loops)) {
+    std::optional<ExtractOutOfRange> found;
+    std::function<void(size_t, DenseMap<Value, int64_t> &, const std::array<int64_t, 3> &)> walk =
+        [&](size_t depth, DenseMap<Value, int64_t> &env, const std::array<int64_t, 3> &program) {
+          if (found)
+            return;
+          if (depth == loops.size()) {
+            for (auto [d, index] : llvm::enumerate(x.getIndices())) {
+              std::optional<int64_t> at = eval(index, env);
+              if (at && (*at < 0 || *at >= shape[d])) {
+                std::vector<int64_t> values;
+                for (scf::ForOp l : loops)
+                  values.push_back(env.lookup(l.getInductionVar()));
+                found = ExtractOutOfRange{x, unsigned(d), *at, shape[d], program, values};
+                return;
+              }
+            }
+            return;
+          }
+          scf::ForOp loop = loops[depth];
           std::optional<int64_t> lb = eval(loop.getLowerBound(), env),
                                  ub = eval(loop.getUpperBound(), env),
                                  step = eval(loop.getStep(), env);
-          if (!lb || !ub || !step || *step <= 0 || *ub <= *lb) {
-            runs = false; // unknown, or no iteration: nothing read
-            break;
-          }
+          if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+            return; // unknown, or no iteration: nothing read
           int64_t trips = ceilDiv(*ub - *lb, *step);
-          env[loop.getInductionVar()] = *lb + ((pick >> i) & 1 ? trips - 1 : 0) * *step;
-        }
-        if (!runs)
-          continue;
-        for (auto [d, index] : llvm::enumerate(x.getIndices())) {
-          std::optional<int64_t> at = eval(index, env);
-          if (at && (*at < 0 || *at >= shape[d]))
-            return ExtractOutOfRange{x, unsigned(d), *at, shape[d], program, pick != 0};
-        }
-      }
+          int64_t n = std::min(trips, samples);
+          for (int64_t k = 0; k <= n && !found; ++k) {
+            int64_t i = k == n ? trips - 1 : k * trips / n;
+            if (k == n && n == trips)
+              break; // every iteration was taken
+            env[loop.getInductionVar()] = *lb + i * *step;
+            walk(depth + 1, env, program);
+          }
+          env.erase(loop.getInductionVar());
+        };
+    for (const auto &program : programs) {
+      pid = {program[0], program[1], program[2]};
+      DenseMap<Value, int64_t> env;
+      walk(0, env, program);
+      if (found)
+        return found;
     }
   }
   return std::nullopt;

@@ -81,7 +81,8 @@ public:
     unsigned dim;
     int64_t index, extent;
     std::array<int64_t, 3> program;
-    bool lastIteration; ///< at the last iteration of its loops (else the first)
+    /// The induction values of the loops around it there, outermost first.
+    std::vector<int64_t> loopValues;
   };
   /// The first `tensor.extract` of a static tile whose index, evaluated for
   /// each program (every one up to `maxPrograms`, else the grid's corners)

@@ -1,0 +1,20 @@
+// i32 LOW -3e9: past -2^31, refused?
+module {
+  func.func @i10_i32_neg3e9(
+      %X: !tile.desc<128x64xi32> {tile.shape = affine_map<()[M] -> (M, 64)>, tile.init = array<f64: -3.0e9, 0.0>},
+      %Y: !tile.desc<128x64xf32> {tile.shape = affine_map<()[M] -> (M, 64)>},
+      %M: index {tile.size = "M"})
+      attributes {tile.kernel, tile.grid = affine_map<()[M] -> (1)>,
+                  tile.defaults = {M = 1024 : i64}, tile.warpgroups = array<i64: 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %two = arith.constant dense<2.0> : tensor<128x64xf32>
+    scf.for %i = %c0 to %M step %c128 {
+      %x = tile.load %X[%i, %c0] : !tile.desc<128x64xi32> -> tensor<128x64xi32>
+      %xf = arith.sitofp %x : tensor<128x64xi32> to tensor<128x64xf32>
+      %y = arith.mulf %xf, %two : tensor<128x64xf32>
+      tile.store %Y[%i, %c0], %y : !tile.desc<128x64xf32>, tensor<128x64xf32>
+    }
+    return
+  }
+}
