@@ -77,7 +77,9 @@ extern "C" __global__ void stagecraft_fill_random(void *p, int dtype, uint64_t n
     } else {
       // [a, b): rounding can land a draw on b itself where b - a is large (a page
       // table over 2^24 pages), an index one past the table.
-      v = fminf(a + (b - a) * u1, nextafterf(b, a));
+      // In double: b - a overflows a float for a range near the type's limits
+      // ([-3e38, 3e38) drew one value, infinity times u: the eleventh sweep).
+      v = float(fmin(double(a) + (double(b) - double(a)) * double(u1), double(nextafterf(b, a))));
     }
     switch (dtype) {
     case kBF16: static_cast<__nv_bfloat16 *>(p)[i] = __float2bfloat16_rn(v); break;
