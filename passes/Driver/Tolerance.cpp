@@ -254,12 +254,15 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
       // threshold) changes where any of its N flips: N times as many (the
       // eleventh sweep's B2).
       double n = 1;
+      bool count = false; // a sum of whole numbers: each flip moves it by one
       for (Value r : slice)
         if (auto reduce = r.getDefiningOp<ReduceOp>();
             reduce && reduce.getKind() == ReduceKind::Sum &&
-            sliceOf(reduce.getInput()).contains(def->getResult(0)))
+            sliceOf(reduce.getInput()).contains(def->getResult(0))) {
           n = std::max(n, double(cast<RankedTensorType>(reduce.getInput().getType())
                                      .getDimSize(reduce.getDim())));
+          count |= readIntegral(reduce.getInput());
+        }
       double f = std::min(64 * d * n, 0.01);
       if (f > t.flipFraction) {
         t.flipFraction = f;
@@ -270,8 +273,9 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
       // tolerance and one step (a quantizer's round(x * 32767 / max) is a
       // step off in a third of its elements where its sums are a rounding
       // apart: exact with flips failed it: the eleventh sweep's B1); so
-      // does a count, a flip at a time.
-      if (rounding || n > 1)
+      // does a count, a flip at a time (a sum of other values, a masked row
+      // sum, takes no step: one of 1 would check nothing of values near 1).
+      if (rounding || count)
         t.step = 1;
     }
   }
