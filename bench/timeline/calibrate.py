@@ -31,6 +31,7 @@ says so) and is reported but not part of the bar.
 import argparse
 import atexit
 import json
+import lzma
 import re
 import shutil
 import math
@@ -553,9 +554,14 @@ def result_lines(path):
     for dirpath, dirnames, filenames in os.walk(path):
         dirnames[:] = sorted(d for d in dirnames if d != "peers")
         for f in sorted(filenames):
-            if (f.startswith("results") and f.endswith(".jsonl")) or f == "serve.jsonl":
+            if (f.startswith("results") and (f.endswith(".jsonl") or f.endswith(".jsonl.xz"))) \
+                    or f == "serve.jsonl":
                 files.append(os.path.join(dirpath, f))
-    return [json.loads(l) for f in files for l in open(f) if l.strip()]
+    # Large result files are committed xz-compressed (the tree that travels to the GPU host is
+    # limited): read alike.
+    def lines(f):
+        return lzma.open(f, "rt") if f.endswith(".xz") else open(f)
+    return [json.loads(l) for f in files for l in lines(f) if l.strip()]
 
 
 def collect():
