@@ -420,8 +420,8 @@ void GpuSession::runOrThrow(const Request &request, Result &r) {
   if (m.flops > 0)
     r.tflops = tflops(m.flops, r.timing->medianUs);
   else
-    r.warnings.push_back("the manifest has no FLOP count (the kernel's work depends on its data, "
-                         "or it has no dot): time only, no TFLOP/s");
+    r.warnings.push_back("the manifest counts no FLOPs (no dot, a loop of no iterations at these "
+                         "sizes, or work that depends on the kernel's data): time only, no TFLOP/s");
 
   // cuBLAS on the same GEMM, same method, same rotation, output in the kernel's output type.
   const ReferenceSpec &gemmPeer = m.peer.kind == ReferenceSpec::Kind::Gemm ? m.peer : m.reference;
