@@ -43,6 +43,24 @@ Tolerance widenedByStep(const Tolerance &tol, const ErrorSummary &s, double step
   return Tolerance{tol.normRel + step / rms, tol.maxRel + step / s.maxAbsRef};
 }
 
+ErrorSummary compareIntegers(const int32_t *out, const int32_t *ref, uint64_t n, double excludeAbove) {
+  ErrorSummary s;
+  s.count = n;
+  for (uint64_t i = 0; i < n; ++i) {
+    double r = double(ref[i]);
+    double d = std::fabs(double(int64_t(out[i]) - int64_t(ref[i])));
+    s.sumSqRef += r * r;
+    s.maxAbsRef = std::max(s.maxAbsRef, std::fabs(r));
+    if (d > excludeAbove) {
+      ++s.excluded;
+      continue;
+    }
+    s.sumSqDiff += d * d;
+    s.maxAbsDiff = std::max(s.maxAbsDiff, d);
+  }
+  return s;
+}
+
 bool matchesZeroReference(const ErrorSummary &s) {
   return s.nonfinite == 0 && s.count > s.unwritten && s.maxAbsRef == 0.0 && s.maxAbsDiff == 0.0 &&
          s.sumSqDiff == 0.0;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace stagecraft::profiler {
@@ -76,6 +77,12 @@ bool passes(const ErrorSummary &s, const Tolerance &tol);
 // sizes) and an output that matches it exactly: no tolerance to apply, and a pass (a peer's all
 // zeros mean its inputs were never filled: passes() refuses those).
 bool matchesZeroReference(const ErrorSummary &s);
+
+// `out` against `ref`, i32 elements, in exact integer arithmetic (the GPU's statistics go through
+// fp32, which cannot tell two indices apart above 2^24): the same summary, elements that differ
+// by more than `excludeAbove` counted apart.
+ErrorSummary compareIntegers(const int32_t *out, const int32_t *ref, uint64_t n,
+                             double excludeAbove = std::numeric_limits<double>::infinity());
 
 // A tolerance derived from the IR bounds rounding by the values' scales; math that shrinks a
 // sum far below its terms' scale (x / (1 + x^2) of a K = 4096 dot) turns the sum's rounding into

@@ -139,4 +139,21 @@ TEST(ErrorMetrics, AnAllZeroIrReferenceMatchedExactlyPasses) {
   EXPECT_FALSE(matchesZeroReference(summary(0.0, 0.0, 0.0, 0.0, /*nonfinite=*/1)));
 }
 
+TEST(ErrorMetrics, IntegersAreComparedExactly) {
+  // Flat indices past 2^24, one of them off by one: in fp32 both round to the same value.
+  const int32_t ref[] = {16777217, 20000001, 3, -1};
+  const int32_t out[] = {16777216, 20000001, 3, -1};
+  EXPECT_EQ(float(ref[0]), float(out[0]));
+  ErrorSummary s = compareIntegers(out, ref, 4);
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_DOUBLE_EQ(s.maxAbsDiff, 1.0);
+  EXPECT_DOUBLE_EQ(s.maxAbsRef, 20000001.0);
+  EXPECT_FALSE(passes(s, Tolerance{1e-10, 1e-10}));
+  // The element past a threshold is counted apart (a flip), the rest exact.
+  ErrorSummary rest = compareIntegers(out, ref, 4, 0.5);
+  EXPECT_EQ(rest.excluded, 1u);
+  EXPECT_DOUBLE_EQ(rest.maxAbsDiff, 0.0);
+  EXPECT_TRUE(passesWithFlips(rest, Tolerance{1e-10, 1e-10}, 1));
+}
+
 }  // namespace
