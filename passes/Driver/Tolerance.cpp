@@ -219,7 +219,14 @@ bool readIntegral(Value v, int depth = 0) {
 
 OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   llvm::SetVector<Value> slice = sliceOf(store.getValue());
-  OutputTolerance t = roundingTolerance(slice, loopTrips);
+  const OutputTolerance rounded = roundingTolerance(slice, loopTrips);
+  OutputTolerance t = rounded;
+  // The sum reductions on the way and what each sums (its input's slice),
+  // for counts of comparisons below: made once, not per comparison.
+  SmallVector<std::pair<ReduceOp, llvm::SetVector<Value>>> sums;
+  for (Value r : slice)
+    if (auto reduce = r.getDefiningOp<ReduceOp>(); reduce && reduce.getKind() == ReduceKind::Sum)
+      sums.push_back({reduce, sliceOf(reduce.getInput())});
   if (store.getDesc().getType().getElementType().isInteger(32)) {
     // Integers (indices, counts) match exactly, but where a rounding to an
     // integer or a comparison of rounded values flips (below): 1e-10 of the
@@ -255,10 +262,8 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
       // eleventh sweep's B2).
       double n = 1;
       bool count = false; // a sum of whole numbers: each flip moves it by one
-      for (Value r : slice)
-        if (auto reduce = r.getDefiningOp<ReduceOp>();
-            reduce && reduce.getKind() == ReduceKind::Sum &&
-            sliceOf(reduce.getInput()).contains(def->getResult(0))) {
+      for (auto &[reduce, summed] : sums)
+        if (summed.contains(def->getResult(0))) {
           n = std::max(n, double(cast<RankedTensorType>(reduce.getInput().getType())
                                      .getDimSize(reduce.getDim())));
           count |= readIntegral(reduce.getInput());
@@ -281,10 +286,9 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   }
   if (t.step > 0 && store.getDesc().getType().getElementType().isInteger(32)) {
     // Then an i32 output is the rounded value's: its float tolerance.
-    OutputTolerance f = roundingTolerance(slice, loopTrips);
-    t.normRel = f.normRel;
-    t.maxRel = f.maxRel;
-    t.basis = "i32 values from " + f.basis;
+    t.normRel = rounded.normRel;
+    t.maxRel = rounded.maxRel;
+    t.basis = "i32 values from " + rounded.basis;
   }
   if (flipAt) {
     std::string where;
