@@ -140,13 +140,6 @@ static llvm::Error scheduleError(StringRef source, const llvm::Twine &msg) {
                                  (source + ": " + msg).str());
 }
 
-/// llvm::json::parse is recursive: refuse nesting that could overflow the
-/// stack (a schedule nests three levels) and absurd sizes before parsing.
-static std::string checkJsonShape(StringRef text) {
-  if (text.size() > (16u << 20))
-    return "file is over 16 MiB; a schedule is a few hundred bytes";
-  return checkJsonStructure(text, 32);
-}
 
 const char *stagecraft::consumersName(Consumers c) {
   switch (c) {
@@ -172,10 +165,10 @@ llvm::Expected<Schedule> Schedule::fromJson(StringRef text, StringRef source) {
   text.consume_front("\xEF\xBB\xBF");
   if (text.trim().empty())
     return scheduleError(source, "empty schedule file");
-  std::string shape = checkJsonShape(text);
-  if (!shape.empty())
-    return scheduleError(source, "invalid JSON: " + shape);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (text.size() > (16u << 20))
+    return scheduleError(source,
+                         "invalid JSON: file is over 16 MiB; a schedule is a few hundred bytes");
+  llvm::Expected<llvm::json::Value> parsed = parseJson(text, 32);
   if (!parsed)
     return scheduleError(source, "invalid JSON: " +
                                      llvm::toString(parsed.takeError()));

@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
+#include <cstdio>
+
 namespace {
 /// An open array or object; an object remembers its keys (as written,
 /// escapes and all) and whether the next string is one. Objects have a few
@@ -92,5 +94,16 @@ std::string stagecraft::checkJsonStructure(llvm::StringRef text, unsigned maxDep
 llvm::Expected<llvm::json::Value> stagecraft::parseJson(llvm::StringRef text, unsigned maxDepth) {
   if (std::string why = checkJsonStructure(text, maxDepth); !why.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", why.c_str());
-  return llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
+  if (v)
+    return v;
+  // llvm::json::parse says "[L:C, byte=B]: why"; say it as the checks above
+  // do ("line L column C: why"), one form for every JSON error a user sees.
+  std::string message = llvm::toString(v.takeError());
+  unsigned line = 0, col = 0;
+  int used = 0;
+  if (std::sscanf(message.c_str(), "[%u:%u, byte=%*u]: %n", &line, &col, &used) == 2 && used > 0)
+    message = "line " + std::to_string(line) + " column " + std::to_string(col) + ": " +
+              message.substr(static_cast<size_t>(used));
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", message.c_str());
 }

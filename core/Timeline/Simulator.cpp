@@ -381,7 +381,10 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   HopperModel sm = model;
   sm.loadBytesPerCycle = model.loadShare(out.ctas, resident);
   DramShare dram = dramShare(costs, model, out.ctas, model.sms * resident);
-  out.loadSources = dram.sources;
+  // A loop of no iterations in any CTA loads nothing: no share of its bytes
+  // comes from DRAM or the TPC's link (the eleventh sweep's m7).
+  if (!llvm::all_of(costs.ctas, [](const CtaRun &r) { return r.trip == 0 || r.passes == 0; }))
+    out.loadSources = dram.sources;
   out.sizes = costs.sizes;
   // What each load's transfer costs on its TPC's link: less where the SM
   // beside this one loads the same boxes (LoadSharing.h).

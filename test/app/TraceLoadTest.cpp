@@ -180,7 +180,7 @@ TEST(AppStateTrace, MalformedJsonIsRefusedNeverACrash) {
   std::ofstream(path) << "{\"traceEvents\": [\n  {\"name\": \"MMA\", \"ph\": \"X\",";
   EXPECT_FALSE(app.openMeasuredTrace(path));
   EXPECT_EQ(app.status().level, StatusLevel::Error);
-  EXPECT_TRUE(contains(app.status().text, "cannot read the measured timeline " + path + ": not JSON: [2:"))
+  EXPECT_TRUE(contains(app.status().text, "cannot read the measured timeline " + path + ": not JSON: line 2 column "))
       << app.status().text;
   EXPECT_EQ(app.loadedTrace(), nullptr);
   // Binary junk, an empty file, a directory, a missing file.

@@ -55,6 +55,8 @@ TEST(ScheduleJson, EqualityIgnoresEntryOrder) {
 TEST(ScheduleJson, ErrorsNameTheFileEntryAndField) {
   EXPECT_EQ(errorOf(""), "s.json: empty schedule file");
   EXPECT_NE(errorOf("{\"ops\": [").find("s.json: invalid JSON"), std::string::npos);
+  // llvm::json's own errors in the same "line L column C" form as ours.
+  EXPECT_EQ(errorOf("{\"ops\": [1,]}"), "s.json: invalid JSON: line 1 column 12: Invalid JSON value");
   EXPECT_EQ(errorOf("[]"), "s.json: a schedule must be a JSON object");
   EXPECT_EQ(errorOf("{}"), "s.json: missing \"ops\" array");
   EXPECT_EQ(errorOf("{\"ops\": [{\"name\": \"a\", \"stage\": 0, \"order\": 0}]}"),

@@ -453,6 +453,10 @@ static int timelineMain(int argc, char **argv) {
     // IR diagnostics come as FILE:LINE:COL: error: ...; the others get the prefix.
     std::string what = error.empty() ? p.error : error;
     errs() << (StringRef(what).contains("error:") ? "" : "error: ") << what << "\n";
+    // A --json reader gets an object either way (as --batch writes its
+    // lines): {"ok": false, "error": ...} when nothing could be predicted.
+    if (jsonOut)
+      outs() << json::Value(json::Object{{"ok", false}, {"error", what}}) << "\n";
     return 1;
   }
   if (!traceFile.empty()) {

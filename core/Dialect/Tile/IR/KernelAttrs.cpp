@@ -286,8 +286,14 @@ LogicalResult KernelSignature::checkTensors(const Bound &b) const {
       std::string dims;
       for (int64_t d : shape)
         dims += (dims.empty() ? "" : "x") + std::to_string(d);
+      // The sizes, named: the argument's SSA name is gone after parsing, and
+      // its extents alone do not say which size made one 0.
+      std::string sizes;
+      for (auto [name, value] : b.sizes)
+        sizes += (sizes.empty() ? "" : ", ") + name + " = " + std::to_string(value);
       return mlir::emitError(f.getArgument(i).getLoc(), "tensor argument #")
-             << i << " (" << dims << " " << desc.getElementType() << "): at these sizes ";
+             << i << " (" << dims << " " << desc.getElementType() << "; sizes " << sizes
+             << "): at these sizes ";
     };
     for (int64_t d : shape)
       if (d < 1 || d > (int64_t(1) << 32))
