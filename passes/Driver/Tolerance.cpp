@@ -159,15 +159,37 @@ OutputTolerance roundingTolerance(const llvm::SetVector<Value> &slice, int64_t l
 /// elements, constants, and what widens, negates, broadcasts, picks among
 /// or takes the largest or smallest of them (an argmax's candidate column
 /// numbers).
-bool readExactly(Value v, int depth = 0) {
+/// A loop's carried value is exact when what it starts from and what each
+/// iteration passes on are, given that it is (a running argmax's maximum and
+/// column: the eleventh sweep's m1); `assumed` holds those being shown.
+bool carriedAlike(Value v, SmallVectorImpl<Value> &assumed,
+                  llvm::function_ref<bool(Value)> alike) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
+  if (!loop || arg.getArgNumber() == 0)
+    return false;
+  if (llvm::is_contained(assumed, v))
+    return true;
+  assumed.push_back(v);
+  unsigned i = arg.getArgNumber() - 1;
+  bool ok = alike(loop.getInitArgs()[i]) &&
+            alike(loop.getBody()->getTerminator()->getOperand(i));
+  assumed.pop_back();
+  return ok;
+}
+
+bool readExactly(Value v, SmallVectorImpl<Value> &assumed, int depth = 0) {
+  auto exact = [&](Value o) { return readExactly(o, assumed, depth + 1); };
   Operation *def = v.getDefiningOp();
   if (!def)
-    return isa<func::FuncOp>(v.getParentBlock()->getParentOp()); // a scalar argument
+    return isa<func::FuncOp>(v.getParentBlock()->getParentOp()) || // a scalar argument
+           (depth <= 16 && carriedAlike(v, assumed, exact));
   if (isa<LoadOp, arith::ConstantOp, IotaOp>(def))
     return true;
   if (depth > 16)
     return false;
-  auto exact = [&](Value o) { return readExactly(o, depth + 1); };
+  if (auto loop = dyn_cast<scf::ForOp>(def)) // what its last iteration passed on
+    return exact(loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()]);
   if (auto select = dyn_cast<arith::SelectOp>(def)) // whichever the condition picks
     return exact(select.getTrueValue()) && exact(select.getFalseValue());
   if (auto reduce = dyn_cast<ReduceOp>(def))
@@ -184,11 +206,15 @@ bool readExactly(Value v, int depth = 0) {
 /// column numbers, counts of 0/1, what adds, multiplies, picks or takes the
 /// largest of them. Rounding it to an integer changes nothing (a count's
 /// fptosi was taken for a rounding that may step: the eleventh sweep's m2).
-bool readIntegral(Value v, int depth = 0) {
+bool readIntegral(Value v, SmallVectorImpl<Value> &assumed, int depth = 0) {
+  auto integral = [&](Value o) { return readIntegral(o, assumed, depth + 1); };
   Operation *def = v.getDefiningOp();
-  if (!def || depth > 16)
+  if (depth > 16)
     return false;
-  auto integral = [&](Value o) { return readIntegral(o, depth + 1); };
+  if (!def)
+    return carriedAlike(v, assumed, integral);
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return integral(loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()]);
   if (auto c = dyn_cast<arith::ConstantOp>(def)) {
     if (auto d = dyn_cast<DenseElementsAttr>(c.getValue())) {
       if (d.getElementType().isInteger())
@@ -244,6 +270,7 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
   // 64 d, d the operands' own tolerance, up to 1% (a wrong kernel misses
   // most of its elements: a column off, a tile missed).
   Operation *flipAt = nullptr;
+  SmallVector<Value, 4> assumed;
   for (Value v : slice) {
     Operation *def = v.getDefiningOp();
     const lowering::TilePattern *p = def ? lowering::findPattern(def) : nullptr;
@@ -253,8 +280,8 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
         !isa<arith::CmpFOp>(def) && !isa<math::CopySignOp, math::Atan2Op, arith::RemFOp>(def);
     for (Value o : def->getOperands()) {
       if (!isa<RankedTensorType>(o.getType()) ||
-          !isa<FloatType>(cast<RankedTensorType>(o.getType()).getElementType()) || readExactly(o) ||
-          (rounding && readIntegral(o)))
+          !isa<FloatType>(cast<RankedTensorType>(o.getType()).getElementType()) ||
+          readExactly(o, assumed) || (rounding && readIntegral(o, assumed)))
         continue;
       double d = roundingTolerance(sliceOf(o), loopTrips).normRel;
       // A sum over N of what it decides (a count of a row's values over a
@@ -266,7 +293,7 @@ OutputTolerance stagecraft::toleranceFor(StoreOp store, int64_t loopTrips) {
         if (summed.contains(def->getResult(0))) {
           n = std::max(n, double(cast<RankedTensorType>(reduce.getInput().getType())
                                      .getDimSize(reduce.getDim())));
-          count |= readIntegral(reduce.getInput());
+          count |= readIntegral(reduce.getInput(), assumed);
         }
       double f = std::min(64 * d * n, 0.01);
       if (f > t.flipFraction) {
