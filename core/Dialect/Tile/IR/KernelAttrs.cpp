@@ -196,17 +196,32 @@ KernelSignature::initRange(unsigned k, const Bound &b) const {
   // (the eighth sweep's m5: [-1e300, 1e300) on bf16: every element +-inf).
   func::FuncOp fn = func;
   Type elem = cast<DescType>(fn.getArgument(descArgs[k]).getType()).getElementType();
-  double largest = 0;
-  if (auto f = dyn_cast<FloatType>(elem); f && !isScaleType(elem))
-    largest = llvm::APFloat::getLargest(f.getFloatSemantics()).convertToDouble();
-  else if (elem.isInteger(32))
+  // A float draw rounds to nearest: below the largest plus half its step it
+  // is the largest (f16 [0, 65519) draws at most 65504: the eleventh sweep's
+  // m6); FP8 fills saturate there instead, which is no uniform draw either.
+  double largest = 0, halfStep = 0;
+  bool fp8 = false;
+  if (auto f = dyn_cast<FloatType>(elem); f && !isScaleType(elem)) {
+    llvm::APFloat top = llvm::APFloat::getLargest(f.getFloatSemantics());
+    largest = top.convertToDouble();
+    llvm::APFloat below = top;
+    below.next(/*nextDown=*/true);
+    halfStep = (largest - below.convertToDouble()) / 2;
+    fp8 = f.getWidth() == 8;
+  } else if (elem.isInteger(32)) {
     largest = 2147483647.0;
-  if (largest > 0 && (low < -largest || high > largest + 1)) {
+    halfStep = 1; // draws below 2^31 are truncated toward zero
+  }
+  double limit = largest + halfStep;
+  bool lowPast = elem.isInteger(32) ? low < -limit : low <= -limit; // i32 reaches -2^31
+  if (largest > 0 && (lowPast || high > limit)) {
     std::string type;
     llvm::raw_string_ostream(type) << elem;
     return fn.emitOpError("`tile.init` of argument #")
            << descArgs[k] << " is " << formatRange(low, high) << ", past the largest " << type
-           << " (" << largest << "): its elements would be infinite or wrap";
+           << " (" << largest << "): "
+           << (fp8 ? "the fill would saturate its elements there, not draw them uniformly"
+                   : "its elements would be infinite or wrap");
   }
   return std::optional<std::pair<double, double>>(std::make_pair(low, high));
 }
