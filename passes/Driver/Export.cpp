@@ -4,6 +4,7 @@
 #include "passes/Driver/export/Emit.h"
 #include "passes/Driver/export/ExportModel.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -230,6 +231,15 @@ llvm::Error stagecraft::checkExportDestination(llvm::StringRef outDir, bool over
   } else {
     llvm::consumeError(package.takeError());
   }
+  // What the earlier export says it wrote (under its package's name).
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+          llvm::MemoryBuffer::getFile(out + "/" + kMarker)) {
+    for (llvm::StringRef line : llvm::split((*text)->getBuffer(), '\n'))
+      if (line.consume_front("files:"))
+        for (llvm::StringRef name : llvm::split(line.trim(), ' '))
+          if (!name.empty() && !name.contains('/'))
+            ours.insert(name.str());
+  }
   std::vector<std::string> theirs;
   std::error_code ec;
   for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec)) {
@@ -298,6 +308,16 @@ llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
   std::string out = options.outDir;
   while (out.size() > 1 && path::is_separator(out.back()))
     out.pop_back();
+  // A link to an earlier export is exported into where it points: the link
+  // stays, and moving it aside would have removed what it points at along
+  // with it (remove_directories follows the link it is given).
+  if (fs::is_symlink_file(out)) {
+    llvm::SmallString<256> real;
+    if (std::error_code ec = fs::real_path(out, real))
+      return fail("export directory "" + out + "" is a link that leads nowhere: " +
+                  ec.message());
+    out = real.str().str();
+  }
   if (llvm::Error e = checkExportDestination(out, options.overwrite))
     return e;
   llvm::SmallString<256> parent(out);
@@ -321,13 +341,20 @@ llvm::Error stagecraft::exportPackage(const ExportOptions &options) {
       {m.package + ".h", emitCppHeader(m)},
       {m.package + "_cubin.h", emitCubinHeader(m, files["kernel.cubin"])},
       {"example.cpp", emitCppExample(m)},
-      {"README.md", emitReadme(m)},
-      {kMarker, "Written by stagecraft-compile --export from " + bundle +
-                    "; the exporter replaces this directory on the next export.\n"}};
+      {"README.md", emitReadme(m)}};
   for (const char *name : {"kernel.cubin", "kernel.ptx", "manifest.json", "signature.json",
                            "schedule.json", "ptxas.txt"})
     if (files.count(name))
       generated.push_back({name, files[name]});
+  // The marker lists what it wrote: a directory renamed since (another
+  // package name) is still known for an export (the ninth sweep's M3); it
+  // names the IR, not a temporary bundle since deleted.
+  std::string marker = "Written by stagecraft-compile --export from " +
+                       (m.source.empty() ? bundle : m.source) +
+                       "; the exporter replaces this directory on the next export.\nfiles:";
+  for (const auto &[name, text] : generated)
+    marker += " " + name;
+  generated.push_back({kMarker, marker + "\n"});
   for (const auto &[name, text] : generated)
     if (llvm::Error e = writeFile(tmp + "/" + name, text))
       return cleanup(std::move(e));

@@ -261,6 +261,26 @@ class PackageContents(unittest.TestCase):
         leftovers = [f for f in os.listdir(WORK) if ".partial-" in f or ".old-" in f]
         self.assertEqual(leftovers, [])
 
+    def test_renamed_or_linked_export_is_exported_into(self):
+        # The marker lists what the export wrote: a directory renamed since (its files under
+        # the old package name) is still an earlier export; a link to one is exported into
+        # where it points, and the link stays (the ninth sweep's M3).
+        out = export("gemm.mlir", "gemm_before_rename")
+        self.assertIn("from " + os.path.join(ASSETS, "gemm.mlir"), read(out, ".stagecraft-export"))
+        renamed = os.path.join(WORK, "gemm_renamed")
+        shutil.rmtree(renamed, ignore_errors=True)
+        os.rename(out, renamed)
+        export("gemm.mlir", "gemm_renamed")
+        self.assertIn("gemm_renamed.h", os.listdir(renamed))
+        self.assertNotIn("gemm_before_rename.h", os.listdir(renamed))
+        link = os.path.join(WORK, "gemm_link")
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(renamed, link)
+        export("gemm.mlir", "gemm_link")
+        self.assertTrue(os.path.islink(link))
+        self.assertIn("gemm_link.h", os.listdir(renamed))
+
     def test_header_compiles_alone(self):
         # With the C++ compiler, and with clang++ where there is one: g++ let an alignas weaker
         # than CUtensorMap's own 128 bytes pass, clang++ refused every header (the ninth sweep).
@@ -782,6 +802,10 @@ class CppExample(unittest.TestCase):
         r, _ = run_with_mock({}, cmd=[exe, "Q=3"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown size Q (sizes: M N K)", r.stderr)
+        # "M=" is no size (it was taken as 0: the ninth sweep's M8).
+        r, _ = run_with_mock({}, cmd=[exe, "M="])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("example: expected NAME=VALUE, got M=", r.stderr)
 
     def test_fp8_example(self):
         # FP8 inputs drawn and encoded on the host (round to nearest even, saturating), the

@@ -672,7 +672,7 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
         "    char *end = nullptr;\n"
         "    long long v = eq == std::string::npos ? 0 : std::strtoll(a.c_str() + eq + 1, &end, 10);\n"
         "    std::string name = a.substr(0, eq);\n"
-        "    if (eq == std::string::npos || !end || *end) {\n"
+        "    if (eq == std::string::npos || !end || *end || end == a.c_str() + eq + 1) {\n"
         "      std::fprintf(stderr, \"example: expected NAME=VALUE, got %s\\n\", a.c_str());\n"
         "      return 2;\n    }\n";
   for (const SizeInfo &s : m.sizes)
