@@ -54,11 +54,12 @@ bool stagecraft::isScheduledOp(Operation *op) {
     return false;
   if (isa<LoadOp, StoreOp, DotOp, DotScaledOp>(op) || getSchedule(op))
     return true;
-  // An element of a tile made outside the loop body (a table of pages, a
-  // length, loaded once) is a scalar like index math: it follows its users.
-  if (auto ex = dyn_cast<tensor::ExtractOp>(op))
-    if (ex.getTensor().getParentBlock() != op->getBlock())
-      return false;
+  // An element of a tile (a table of pages, a length) is a scalar like index
+  // math: it follows its users, never a unit of its own. Of a tile the loop
+  // makes, the lowering refuses it at the op; as a unit nobody named it was
+  // refused for its order instead (the twelfth sweep's B1).
+  if (isa<tensor::ExtractOp>(op))
+    return false;
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
 }
@@ -331,6 +332,10 @@ static std::string describeValue(Value v, bool fromLoad) {
       shape += std::to_string(d) + "x";
     llvm::raw_string_ostream os(shape);
     os << t.getElementType();
+  } else {
+    // A scalar (an element of a tile, index math): "the f32 scalar result".
+    llvm::raw_string_ostream os(shape);
+    os << v.getType() << " scalar";
   }
   return fromLoad ? "the " + shape + " tile" : "the " + shape + " result";
 }

@@ -139,9 +139,14 @@ static void traceDim(Value v, unsigned dim, SmallVectorImpl<Operation *> &loads,
       })
       .Case([&](ReduceOp r) { trace(r.getInput(), dim >= r.getDim() ? dim + 1 : dim); })
       .Case([&](IotaOp) {})
+      // An upcast's element is its input's: its scale tile is one per 32
+      // elements along K (traced as element-wise, its 256-wide K box made
+      // the dot's K 8 and its rows clipped M: 1024x too few FLOPs, the
+      // thirteenth sweep's B1).
+      .Case([&](UpcastOp u) { trace(u.getInput(), dim); })
       .Default([&](Operation *op) {
-        // Element-wise math (and tile.mask, tile.upcast): an element is
-        // padding where any operand's is.
+        // Element-wise math (and tile.mask): an element is padding where
+        // any operand's is.
         for (Value o : op->getOperands())
           if (auto t = dyn_cast<RankedTensorType>(o.getType()); t && t.getRank() == type.getRank())
             trace(o, dim);
