@@ -682,6 +682,15 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     alone.loadBytesPerCycle = tailShare * rateFactor;
     if (warmRounds)
       alone = model.fromL2(tailShare);
+    else if (dramBoundRate > 0 && tail > 0) {
+      // Still DRAM's: the tail's CTAs share it among fewer SMs (a full last
+      // round, none; uncapped, a second round of a stream ran at 3.2 TB/s:
+      // the thirteenth sweep's B3).
+      double tailRate = dramBoundRate *
+                        static_cast<double>(std::min<int64_t>(model.sms, out.ctas)) /
+                        static_cast<double>(std::min<int64_t>(model.sms, tail));
+      alone.loadBytesPerCycle = std::min(alone.loadBytesPerCycle, tailRate * linkPerByte);
+    }
     if (rounds > 1 && alone.loadBytesPerCycle > (warmRounds ? warm : sm).loadBytesPerCycle) {
       double dTail = simulateAlone(alone, durations.begin()->first);
       if (dTail > 0 && dTail < later)
