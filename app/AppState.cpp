@@ -239,9 +239,11 @@ bool AppState::restoreAutosave() {
   if (config_.autosavePath.empty())
     return false;
   SessionFile s;
-  std::string error;
-  if (!loadSession(config_.autosavePath, s, error))
+  if (!readAutosave(config_.autosavePath, s, autosaveProblem_)) {
+    if (!autosaveProblem_.empty())
+      setStatus(StatusLevel::Warning, autosaveProblem_);
     return false;
+  }
   return restoreSession(s);
 }
 

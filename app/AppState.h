@@ -122,8 +122,11 @@ public:
   /// given, replaces the IR's own (restoring a session).
   bool openText(const std::string &text, const std::string &path,
                 const Schedule *schedule = nullptr);
-  /// Restores the autosaved session; false when there is none.
+  /// Restores the autosaved session; false when there is none or it could
+  /// not be read (then autosaveProblem() says why and where it was kept).
   bool restoreAutosave();
+  const std::string &autosaveProblem() const { return autosaveProblem_; }
+  void setAutosaveProblem(const std::string &p) { autosaveProblem_ = p; }
   bool restoreSession(const SessionFile &session);
   /// Writes the IR with the current schedule in its tile.sched attributes.
   bool saveIr(const std::string &path);
@@ -302,6 +305,7 @@ private:
   AppConfig config_;
   ScheduleEditor editor_;
   bool hasIr_ = false;
+  std::string autosaveProblem_; // restoreAutosave: an unreadable autosave, moved aside
   std::string irPath_, irText_, kernel_;
   std::vector<std::string> loadDiagnostics_;
   std::string rejectedText_;

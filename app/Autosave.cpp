@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <fcntl.h>
@@ -164,6 +166,26 @@ std::string stagecraft::app::writeFileAtomically(const std::string &path,
 std::string stagecraft::app::saveSession(const std::string &path,
                                          const SessionFile &s) {
   return writeFileAtomically(path, sessionToJson(s));
+}
+
+bool stagecraft::app::readAutosave(const std::string &path, SessionFile &s,
+                                   std::string &problem) {
+  problem.clear();
+  std::string error;
+  if (loadSession(path, s, error))
+    return true;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return false; // no earlier session
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::string aside = path + ".broken-" + stamp;
+  std::filesystem::rename(path, aside, ec);
+  problem = "the autosaved session could not be read (" + error + "); " +
+            (ec ? "it could not be moved aside (" + ec.message() + ") and the next autosave replaces it"
+                : "kept as " + aside);
+  return false;
 }
 
 bool stagecraft::app::loadSession(const std::string &path, SessionFile &s,

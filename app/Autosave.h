@@ -49,6 +49,13 @@ std::string saveSession(const std::string &path, const SessionFile &s);
 /// false when the file is missing or unreadable (`error` says which).
 bool loadSession(const std::string &path, SessionFile &s, std::string &error);
 
+/// Reads the autosaved session at `path`. A file there that is not a
+/// readable session (cut short by a crash or a full disk, edited by hand) is
+/// renamed aside, PATH.broken-DATE, before the next autosave replaces it
+/// (it may hold the only copy of edited IR): `problem` says so. false when
+/// no session was read.
+bool readAutosave(const std::string &path, SessionFile &s, std::string &problem);
+
 /// Small file helpers shared by the app.
 bool readFile(const std::string &path, std::string &out, std::string &error);
 /// Atomic write (temporary + rename), creating parent directories.

@@ -338,11 +338,15 @@ int main(int argc, char **argv) {
     // Restore the autosaved session when it is this file's (its schedule
     // and runs), else open the file as it is.
     SessionFile s;
-    std::string err;
     std::error_code ec;
     fs::path abs = fs::weakly_canonical(args.file, ec);
-    if (!screenshotMode && !args.noRestore && loadSession(defaultAutosavePath(), s, err) &&
-        s.irPath == abs.string())
+    bool restored = false;
+    if (!screenshotMode && !args.noRestore) {
+      std::string problem;
+      restored = readAutosave(defaultAutosavePath(), s, problem);
+      app->setAutosaveProblem(problem);
+    }
+    if (restored && s.irPath == abs.string())
       opened = app->restoreSession(s);
     if (!opened)
       opened = app->openFile(args.file);
@@ -354,6 +358,12 @@ int main(int argc, char **argv) {
     if (!opened && ui.examplePath.empty())
       app->setStatus(StatusLevel::Warning,
                      "the bundled example was not found: open a file (Ctrl+O)");
+  }
+  // An autosave that could not be read was moved aside: say so over what
+  // the opening said (the example opened in its place, say).
+  if (!app->autosaveProblem().empty()) {
+    std::fprintf(stderr, "stagecraft: %s\n", app->autosaveProblem().c_str());
+    app->setStatus(StatusLevel::Warning, app->autosaveProblem());
   }
   int exitCode = lessonRefused ? 1 : 0;
   // A picture of a file the app refused still shows why (the error in the

@@ -90,6 +90,38 @@ TEST(Autosave, RestoresFromTheSavedTextWhenTheFileIsGone) {
   EXPECT_NE(restored.status().text.find("autosaved copy"), std::string::npos);
 }
 
+TEST(Autosave, AnUnreadableAutosaveIsKeptAsideAndReported) {
+  // Cut short (a crash, a full disk) or not a session: the app opened the
+  // example and autosaved over it without a word (the fourteenth sweep's B3).
+  for (const char *text : {"{\"format\": \"stagecraft-session\", \"ir_pa", "{\"format\": \"other\"}"}) {
+    std::string dir = test::tempDir("autosave-broken");
+    std::string path = dir + "/autosave.json";
+    {
+      std::ofstream(path) << text;
+    }
+    AppState app(test::testConfig("", path));
+    EXPECT_FALSE(app.restoreAutosave());
+    EXPECT_NE(app.autosaveProblem().find("the autosaved session could not be read"),
+              std::string::npos)
+        << app.autosaveProblem();
+    EXPECT_EQ(app.status().level, StatusLevel::Warning);
+    EXPECT_FALSE(std::filesystem::exists(path));
+    int aside = 0;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+      if (e.path().filename().string().rfind("autosave.json.broken-", 0) == 0) {
+        ++aside;
+        std::ifstream in(e.path());
+        std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(kept, text);
+      }
+    EXPECT_EQ(aside, 1);
+  }
+  // No autosave at all: nothing to say.
+  AppState fresh(test::testConfig("", test::tempDir("autosave-none") + "/autosave.json"));
+  EXPECT_FALSE(fresh.restoreAutosave());
+  EXPECT_EQ(fresh.autosaveProblem(), "");
+}
+
 TEST(Autosave, WritesAtomically) {
   std::string dir = test::tempDir("atomic");
   std::string path = dir + "/sub/f.json";
