@@ -435,8 +435,24 @@ GoalStatus stagecraft::app::evaluateGoal(const Lesson &lesson, const LoopGraph &
       break;
     }
     case K::SteadyState: {
-      r.met = std::find(c.steadyStates.begin(), c.steadyStates.end(), report.steadyState) !=
-              c.steadyStates.end();
+      // The same steady state per warp group: where the loads sit among the
+      // consumers' ops changes nothing when another warp group issues them
+      // (Triton's schedule B written loads first compiled to the same PTX
+      // and was refused: the fourteenth sweep's B1).
+      auto perGroup = [&](const std::string &steady) {
+        std::map<int64_t, std::vector<std::string>> groups;
+        for (llvm::StringRef token : llvm::split(llvm::StringRef(steady), ' ')) {
+          if (token.empty())
+            continue;
+          std::string unit = token.split('(').first.str();
+          int64_t group = graph.findUnit(unit) >= 0 ? sched(unit).group : -1;
+          groups[group].push_back(token.str());
+        }
+        return groups;
+      };
+      auto now = perGroup(report.steadyState);
+      r.met = llvm::any_of(c.steadyStates,
+                           [&](const std::string &goal) { return perGroup(goal) == now; });
       r.text = "steady state " + report.steadyState +
                (c.steadyStates.size() == 1 ? " (goal: " + c.steadyStates[0] + ")"
                                            : " (goal: one of " +

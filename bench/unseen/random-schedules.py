@@ -34,7 +34,8 @@ KEEP = ("manifest.json", "kernel.cubin", "kernel.ptx", "reference.ptx", "schedul
 
 
 def loops():
-    pats = ["assets/*.mlir", "test/Inputs/unseen/*.mlir", "bench/unseen/*.mlir", "bench/unseen/*/*.mlir"]
+    pats = ["assets/*.mlir", "test/Inputs/unseen/*.mlir", "bench/unseen/*.mlir", "bench/unseen/*/*.mlir",
+            "bench/unseen/*/kernels/*.mlir"]
     out = []
     for p in pats:
         out += sorted(glob.glob(os.path.join(ROOT, p)))

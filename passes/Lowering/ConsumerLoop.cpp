@@ -41,9 +41,10 @@ constexpr int kTeamEpilogueBarrier = 4; // + team
 constexpr int kTeamTurnBarrier = 6;     // + team
 
 
-/// A dot accumulating into its own iter_arg, which starts at zero: its
-/// first source iteration takes wgmma's scale-d = 0 instead of zeroed
-/// accumulators, so no instruction but a wgmma ever defines them.
+/// A dot accumulating into its own iter_arg, which starts at zero and which
+/// nothing else reads: its first source iteration takes wgmma's scale-d = 0
+/// instead of zeroed accumulators, so no instruction but a wgmma ever
+/// defines them.
 DotOp zeroStartedSelfDot(scf::ForOp loop, Value v);
 
 bool isZeroSplat(Value v) {
@@ -64,6 +65,12 @@ DotOp zeroStartedSelfDot(scf::ForOp loop, Value v) {
     return {};
   unsigned i = arg.getArgNumber() - 1;
   if (loop.getBody()->getTerminator()->getOperand(i) != v || !isZeroSplat(loop.getInitArgs()[i]))
+    return {};
+  // Read by anything but its dot (a linear attention's state, converted
+  // for another dot before it is updated), the zero is a value its first
+  // iteration reads: left undef, those registers' garbage went out as the
+  // first chunk's output (the twelfth sweep's l01, NaN on the H200).
+  if (!arg.hasOneUse())
     return {};
   return dot;
 }

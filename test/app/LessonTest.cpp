@@ -153,6 +153,42 @@ TEST(Lessons, GoalCriteriaSayWhatTheyCheck) {
             "measured speed-up 1.30x (650.0 vs 500.0 TFLOP/s at the start) (goal: at least 1.20 x)");
 }
 
+TEST(Lessons, SteadyStateGoalsCompareEachWarpGroupsOrder) {
+  // Triton's schedule B with the loads written first: the producer's loads
+  // sit elsewhere in the steady state's text, the consumers' order is the
+  // same, and so is the PTX (the fourteenth sweep's B1: refused).
+  llvm::Expected<Lesson> l = loadLesson(lessonDir("05-attention-computation-pipelining"));
+  ASSERT_TRUE(bool(l)) << llvm::toString(l.takeError());
+  LoopGraph g = graphOf(*l);
+  auto steadyGoal = [&](const char *json) {
+    llvm::Expected<Schedule> s = Schedule::fromJson(json, "s.json");
+    EXPECT_TRUE(bool(s)) << llvm::toString(s.takeError());
+    ScheduleEditor ed(g, *s);
+    GoalStatus st = evaluateGoal(*l, g, ed.schedule(), ed.report());
+    for (size_t i = 0; i < st.results.size() && i < l->criteria.size(); ++i)
+      if (l->criteria[i].kind == Criterion::Kind::SteadyState)
+        return st.results[i].met;
+    ADD_FAILURE() << "no steady-state criterion";
+    return false;
+  };
+  EXPECT_TRUE(steadyGoal(R"({"ops": [
+      {"name": "loadK", "stage": 0, "order": 0, "group": 0},
+      {"name": "loadV", "stage": 1, "order": 1, "group": 0},
+      {"name": "MMA0", "stage": 2, "order": 2, "group": 1},
+      {"name": "MMA1", "stage": 3, "order": 3, "group": 1},
+      {"name": "Softmax", "stage": 2, "order": 4, "group": 1},
+      {"name": "MUL", "stage": 2, "order": 5, "group": 1}]})"));
+  // The consumers' own order differs (Softmax before MMA1 in the loop body):
+  // another schedule.
+  EXPECT_FALSE(steadyGoal(R"({"ops": [
+      {"name": "loadK", "stage": 0, "order": 0, "group": 0},
+      {"name": "loadV", "stage": 1, "order": 1, "group": 0},
+      {"name": "MMA0", "stage": 2, "order": 2, "group": 1},
+      {"name": "Softmax", "stage": 2, "order": 3, "group": 1},
+      {"name": "MUL", "stage": 2, "order": 4, "group": 1},
+      {"name": "MMA1", "stage": 3, "order": 5, "group": 1}]})"));
+}
+
 TEST(Lessons, ExplainChangeSaysWhatAMoveDid) {
   llvm::Expected<Lesson> l = loadLesson(lessonDir("01-why-pipeline"));
   ASSERT_TRUE(bool(l));
