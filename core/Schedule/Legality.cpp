@@ -547,6 +547,30 @@ static void checkStaggered(const LoopGraph &g, const Placed &p, std::vector<Viol
                    "group {0} {1})",
                    grp, g.warpGroupsOf(grp))
                .str());
+  // A warp group's turn spans the body's dots, first to last. A store in the
+  // loop stages its tile with both consumer warp groups (one barrier for
+  // the two): inside a turn it waits for the warp group that waits for the
+  // turn (a random schedule hung on the H200: the twelfth sweep's l06).
+  int first = -1, last = -1;
+  for (unsigned i = 0; i < p.bodyOrder.size(); ++i)
+    if (g.units[p.bodyOrder[i]].kind == UnitKind::Dot) {
+      first = first < 0 ? static_cast<int>(i) : first;
+      last = static_cast<int>(i);
+    }
+  for (int i = first + 1; i < last; ++i) {
+    const Unit &u = g.units[p.bodyOrder[i]];
+    bool stores = llvm::any_of(u.ops, [&](unsigned op) { return g.ops[op].opName == "tile.store"; });
+    if (!stores)
+      continue;
+    out.push_back({Rule::PingPong, u.name, u.name, g.loopLocation,
+                   formatv("staggered consumers: {0} stores a tile (both consumer warp groups "
+                           "stage it together) between {1} and {2}, the dots of one warp group's "
+                           "turn, while the other waits for its turn: neither would go on. Order "
+                           "{0} before {1} or after {2}, or choose cooperative",
+                           u.name, g.units[p.bodyOrder[first]].name,
+                           g.units[p.bodyOrder[last]].name)
+                       .str()});
+  }
 }
 
 int64_t stagecraft::launchRegisterLimit(int64_t threads, const TargetLimits &limits) {
