@@ -26,6 +26,20 @@ std::string stagecraft::app::formatNs(double ns) {
   return buf;
 }
 
+std::string stagecraft::app::formatTick(double ns, double stepNs) {
+  // Enough decimals that ticks `stepNs` apart read apart (zoomed into the
+  // end of an 11 ms loop every tick read "11.36 ms": the thirteenth sweep).
+  double a = std::fabs(ns);
+  if (a < 1e3 || stepNs <= 0)
+    return formatNs(ns);
+  double unit = a < 1e6 ? 1e3 : 1e6;
+  int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(stepNs / unit) - 1e-9)), 0, 6);
+  decimals = std::max(decimals, a < 1e6 ? (a < 1e4 ? 2 : 1) : 2);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, ns / unit, unit == 1e3 ? "us" : "ms");
+  return buf;
+}
+
 void TimelineModel::set(Timeline predicted, Timeline measured, bool keepView) {
   bool had = !lanes_.empty();
   predicted_ = std::move(predicted);
@@ -95,6 +109,22 @@ bool TimelineModel::focusIterations(int first, int last, bool both) {
   double pad = 0.03 * (hi - lo);
   setView(lo - pad, hi + pad);
   return true;
+}
+
+int TimelineModel::middleIteration() const {
+  std::vector<int> drawn;
+  for (const Timeline *t : {&predicted_, &measured_})
+    for (const Zone &z : t->zones)
+      if (z.unit >= t->units.size() || t->units[z.unit].kind != ZoneKind::Epilogue)
+        drawn.push_back(z.iteration);
+  if (drawn.empty())
+    return -1;
+  std::sort(drawn.begin(), drawn.end());
+  drawn.erase(std::unique(drawn.begin(), drawn.end()), drawn.end());
+  // A long loop is drawn as its first and last iterations, a gap between
+  // (Simulator.cpp): the middle of the first part, not of the gap.
+  bool contiguous = drawn.back() - drawn.front() + 1 == static_cast<int>(drawn.size());
+  return contiguous ? (drawn.front() + drawn.back()) / 2 : drawn[drawn.size() / 4];
 }
 
 int TimelineModel::lastIteration() const {

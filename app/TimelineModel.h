@@ -60,6 +60,9 @@ public:
   /// the measured one when there is no prediction; of both with `both`, as
   /// far apart as they run); false when it has none.
   bool focusIterations(int first, int last, bool both = false);
+  /// A drawn iteration in the middle of the loop's (of the first part where
+  /// a long loop is drawn as its first and last iterations); -1: none.
+  int middleIteration() const;
   /// The largest source iteration in the content (-1 when empty).
   int lastIteration() const;
   /// Zooms by `factor` (> 1: in) keeping the time under `anchor` (0..1 of
@@ -104,6 +107,9 @@ private:
 
 /// "1.25 us", "830 ns", "2.1 ms".
 std::string formatNs(double ns);
+/// An axis tick `stepNs` from the next: formatNs with the decimals the step
+/// needs ("11.3612 ms").
+std::string formatTick(double ns, double stepNs);
 
 } // namespace stagecraft::app
 

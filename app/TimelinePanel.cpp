@@ -78,9 +78,21 @@ void refresh(AppState &app, TimelineUi &ui) {
   bool fresh = kernelChanged || ui.model.empty();
   ui.model.set(std::move(predicted), std::move(measured), !kernelChanged);
   if (fresh && !ui.model.empty()) {
-    int mid = ui.model.lastIteration() / 2;
-    if (ui.focusFirst < 0 || !ui.model.focusIterations(ui.focusFirst, ui.focusLast, true))
+    int mid = std::max(0, ui.model.middleIteration());
+    bool asked = ui.focusFirst >= 0;
+    if (!asked || !ui.model.focusIterations(ui.focusFirst, ui.focusLast, true)) {
       ui.model.focusIterations(std::max(0, mid - 2), mid + 1);
+      // --timeline-iterations past what is drawn (past the loop, or in the
+      // part of a long loop left out) is said, not dropped silently.
+      if (asked)
+        app.setStatus(StatusLevel::Warning,
+                      "the timeline draws no iterations " + std::to_string(ui.focusFirst) + "-" +
+                          std::to_string(ui.focusLast) + " (it draws up to " +
+                          std::to_string(ui.model.lastIteration()) +
+                          "; a long loop its first and last iterations): showing " +
+                          std::to_string(std::max(0, mid - 2)) + "-" + std::to_string(mid + 1));
+      ui.focusFirst = ui.focusLast = -1;
+    }
   }
   ui.predictionVersion = app.predictionVersion();
   ui.traceKey = shown.key;
@@ -254,7 +266,7 @@ void stagecraft::app::drawTimelinePanel(AppState &app, TimelineUi &ui) {
        !m.lanes().empty() && t <= m.viewEnd(); t += step) {
     float x = ui.xOf(t);
     dl->AddLine(ImVec2(x, origin.y + kAxisH - 4), ImVec2(x, bottom), IM_COL32(60, 65, 80, 120));
-    dl->AddText(font, small, ImVec2(x + 3, origin.y), colors::textDim, formatNs(t).c_str());
+    dl->AddText(font, small, ImVec2(x + 3, origin.y), colors::textDim, formatTick(t, step).c_str());
   }
   for (const auto &[sy, title] : sections)
     dl->AddText(f.bold ? f.bold : font, small, ImVec2(origin.x, sy), colors::text, title);

@@ -563,10 +563,39 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
   auto epilogue = static_cast<uint16_t>(g.units.size());
   out.timeline.units.push_back({g.epilogueUnitName(), ZoneKind::Epilogue});
   int64_t shownTile = tileTripOf[shownTrip] > 0 ? tileTripOf[shownTrip] : shownTrip;
-  if (simTrip < shownTrip && simTrip % shownTile != 0)
+  if (simTrip < shownTrip && shownTile == shownTrip &&
+      shownTrip < std::numeric_limits<int32_t>::max()) {
+    // One tile of more iterations than simulated: the first half of the
+    // simulated ones are the loop's first, the second half (its drain and
+    // the epilogue) its last, the steady state repeating between them (a
+    // trace of the first 256 of 16384 iterations ended in a drain the loop
+    // never had at 255: the thirteenth sweep's B2).
+    int64_t head = simTrip / 2, skipped = shownTrip - simTrip;
+    double shift = static_cast<double>(skipped) * perIterationCycles * ns;
+    for (Zone &z : out.timeline.zones)
+      if (z.iteration >= head) {
+        z.iteration += static_cast<int32_t>(skipped);
+        z.start += shift;
+        z.end += shift;
+      }
+    std::stable_sort(out.timeline.zones.begin(), out.timeline.zones.end(),
+                     [](const Zone &a, const Zone &b) {
+                       return a.row != b.row ? a.row < b.row : a.start < b.start;
+                     });
+    out.notes.push_back(formatv("the timeline draws iterations 0-{0} and {1}-{2} of {3} (and the "
+                                "epilogue); the {4} between repeat the steady state, {5:F3} us each",
+                                head - 1, shownTrip - (simTrip - head), shownTrip - 1, shownTrip,
+                                skipped, perIterationCycles * ns / 1000)
+                            .str());
+  } else if (simTrip < shownTrip && simTrip % shownTile != 0) {
     llvm::erase_if(out.timeline.zones, [&](const Zone &z) {
       return z.unit == epilogue && z.iteration == simTrip;
     });
+    out.notes.push_back(formatv("the timeline draws the first {0} of the CTA's {1} iterations; the "
+                                "rest repeat the steady state",
+                                simTrip, shownTrip)
+                            .str());
+  }
 
   auto extrapolate = [&](const CtaTime &t, int64_t trip, int64_t simulated) {
     return t.cycles + static_cast<double>(trip - simulated) * perIterationCycles;
