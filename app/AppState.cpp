@@ -65,6 +65,8 @@ std::string AppState::compileErrorOf(const std::string &unit) const {
     for (unsigned op : g.units[u].ops)
       if (!g.ops[op].location.empty() && g.ops[op].location == loc)
         return d.substr(at + 9);
+    if (llvm::is_contained(g.units[u].followerLocations, loc))
+      return d.substr(at + 9);
   }
   return "";
 }

@@ -92,6 +92,9 @@ struct Unit {
   /// 1024-byte boundary (128-byte swizzle atoms; WarpGroupFrame.cpp); 0 in
   /// graphs made by hand (bufferBytes is taken then).
   int64_t alignedBufferBytes = 0;
+  /// Of the element reads (tensor.extract) in the body its ops use: not
+  /// units, they follow their users; an error at one is this unit's.
+  std::vector<std::string> followerLocations;
 };
 
 struct Edge {

@@ -372,6 +372,12 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       unsigned i = opIndex[op];
       g.ops[i].unit = u;
       unit.ops.push_back(i);
+      // Element reads in the body follow their users (isScheduledOp): an
+      // error at one is the reading unit's.
+      for (Value o : op->getOperands())
+        if (auto ex = o.getDefiningOp<tensor::ExtractOp>();
+            ex && ex->getBlock() == loop.getBody() && !isScheduledOp(ex))
+          unit.followerLocations.push_back(formatLocation(ex.getLoc()));
       if (auto load = dyn_cast<LoadOp>(op)) {
         hasLoad = true;
         unit.bufferBytes += load.getDesc().getType().getBoxBytes();
