@@ -234,7 +234,31 @@ bool AppState::restoreSession(const SessionFile &s) {
               std::string("restored the last session") +
                   (same ? "" : " (from the autosaved copy of the IR: the file "
                                "on disk is missing or changed)"));
+  // The lesson the student was in, at the schedule they had reached (a
+  // restart lost the lesson panel; --lesson started it over and the next
+  // autosave forgot their variant: the fourteenth sweep's B4).
+  if (ok && !s.lessonDir.empty())
+    resumeLesson(s.lessonDir, s.lessonStartJson);
   return ok;
+}
+
+bool AppState::resumeLesson(const std::string &dir, const std::string &startJson) {
+  llvm::Expected<Lesson> lesson = loadLesson(dir);
+  if (!lesson) {
+    llvm::consumeError(lesson.takeError());
+    return false;
+  }
+  if (absolutePath(lesson->irPath) != irPath_ ||
+      !checkLessonAgainst(*lesson, editor_.graph()).empty())
+    return false;
+  lesson_ = std::move(*lesson);
+  lessonActive_ = true;
+  lessonStartJson_ = startJson.empty() ? editor_.schedule().toJson() : startJson;
+  lessonPrevSchedule_ = editor_.schedule();
+  lessonPrevReport_ = editor_.report();
+  lessonLog_.clear();
+  setStatus(StatusLevel::Ok, "resumed the lesson: " + lesson_.title);
+  return true;
 }
 
 bool AppState::restoreAutosave() {
@@ -1114,6 +1138,10 @@ SessionFile AppState::sessionFile() const {
   s.runnerCommand = config_.runnerCommand;
   s.autoRun = autoRun_;
   s.target = target_;
+  if (lessonActive_) {
+    s.lessonDir = lesson_.dir;
+    s.lessonStartJson = lessonStartJson_;
+  }
   return s;
 }
 

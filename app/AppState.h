@@ -128,6 +128,10 @@ public:
   const std::string &autosaveProblem() const { return autosaveProblem_; }
   void setAutosaveProblem(const std::string &p) { autosaveProblem_ = p; }
   bool restoreSession(const SessionFile &session);
+  /// Reopens the lesson in `dir` over the open IR (its own kernel) at the
+  /// current schedule, its goal's start `startJson`; false when it is not
+  /// this IR's lesson.
+  bool resumeLesson(const std::string &dir, const std::string &startJson);
   /// Writes the IR with the current schedule in its tile.sched attributes.
   bool saveIr(const std::string &path);
   bool saveSchedule(const std::string &path);

@@ -64,6 +64,9 @@ std::string stagecraft::app::sessionToJson(const SessionFile &s) {
       {"auto_run", s.autoRun},
       {"target", s.target},
   };
+  if (!s.lessonDir.empty())
+    v.getAsObject()->insert({"lesson", json::Object{{"dir", s.lessonDir},
+                                                    {"start_schedule", s.lessonStartJson}}});
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::formatv("{0:2}", v) << "\n";
@@ -100,6 +103,12 @@ bool stagecraft::app::sessionFromJson(const std::string &text, SessionFile &s,
       if (runFromJson(r, rec))
         s.runs.push_back(std::move(rec));
     }
+  if (const json::Object *lesson = o->getObject("lesson")) {
+    if (std::optional<llvm::StringRef> d = lesson->getString("dir"))
+      s.lessonDir = d->str();
+    if (std::optional<llvm::StringRef> j = lesson->getString("start_schedule"))
+      s.lessonStartJson = j->str();
+  }
   s.nextVariant = o->getInteger("next_variant").value_or(1);
   for (const RunRecord &r : s.runs)
     s.nextVariant = std::max<uint64_t>(s.nextVariant, r.id + 1);

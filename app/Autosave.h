@@ -30,6 +30,10 @@ struct SessionFile {
   std::string runnerCommand;
   bool autoRun = true;
   std::string target = "sm_90a"; // the compile target (AppState::target)
+  /// The lesson open (its directory, absolute) and the schedule it started
+  /// from (its goal's measured speed-up compares against it); "" for none.
+  std::string lessonDir;
+  std::string lessonStartJson;
 };
 
 /// The directory for state files (created on demand by saveSession).

@@ -328,7 +328,20 @@ int main(int argc, char **argv) {
     if (!args.file.empty())
       std::fprintf(stderr, "stagecraft: %s not opened: --lesson opens the lesson's own kernel\n",
                    args.file.c_str());
-    opened = !dir.empty() && app->openLesson(dir);
+    // The autosaved session in this lesson: resumed where the student was
+    // (its schedule, runs and goal's start), not started over.
+    if (!dir.empty() && !screenshotMode && !args.noRestore) {
+      SessionFile s;
+      std::string problem;
+      std::error_code ec;
+      bool restored = readAutosave(defaultAutosavePath(), s, problem);
+      app->setAutosaveProblem(problem);
+      if (restored && !s.lessonDir.empty() &&
+          fs::weakly_canonical(s.lessonDir, ec) == fs::weakly_canonical(dir, ec))
+        opened = app->restoreSession(s) && app->hasLesson();
+    }
+    if (!opened)
+      opened = !dir.empty() && app->openLesson(dir);
     if (!opened && !dir.empty())
       std::fprintf(stderr, "stagecraft: %s\n", app->status().text.c_str());
     // A script asking for a picture of a lesson learns that there was none.

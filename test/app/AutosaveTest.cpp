@@ -122,6 +122,34 @@ TEST(Autosave, AnUnreadableAutosaveIsKeptAsideAndReported) {
   EXPECT_EQ(fresh.autosaveProblem(), "");
 }
 
+TEST(Autosave, ALessonInProgressIsResumed) {
+  // A restart lost the lesson panel, and --lesson started it over (the
+  // fourteenth sweep's B4): the session keeps the lesson and its start.
+  std::string path = test::tempDir("autosave-lesson") + "/autosave.json";
+  Schedule moved;
+  std::string start;
+  {
+    AppState app(test::testConfig("", path));
+    ASSERT_TRUE(app.openLesson(test::assetPath("lessons/01-why-pipeline")));
+    start = app.editor().schedule().toJson();
+    ASSERT_TRUE(app.moveUnit("MMA", {1, 0, ""}).applied);
+    moved = app.editor().schedule();
+    ASSERT_EQ(app.autosaveNow(), "");
+  }
+  SessionFile s;
+  std::string e;
+  ASSERT_TRUE(loadSession(path, s, e)) << e;
+  EXPECT_NE(s.lessonDir.find("01-why-pipeline"), std::string::npos);
+  EXPECT_EQ(s.lessonStartJson, start);
+  AppState restored(test::testConfig("", path));
+  ASSERT_TRUE(restored.restoreAutosave());
+  EXPECT_TRUE(restored.hasLesson());
+  EXPECT_EQ(restored.editor().schedule(), moved);
+  EXPECT_TRUE(restored.lessonStatus().complete());
+  EXPECT_NE(restored.status().text.find("resumed the lesson"), std::string::npos)
+      << restored.status().text;
+}
+
 TEST(Autosave, WritesAtomically) {
   std::string dir = test::tempDir("atomic");
   std::string path = dir + "/sub/f.json";
