@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 using namespace stagecraft;
 using namespace stagecraft::app;
@@ -46,12 +47,14 @@ std::string plural(int64_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+/// "2", "1.25".
+std::string num(double v) {
+  return v == static_cast<int64_t>(v) ? std::to_string(static_cast<int64_t>(v))
+                                      : llvm::formatv("{0:F2}", v).str();
+}
+
 /// "at least 2", "at most 3", "2 to 3", "exactly 1".
 std::string bounds(const Criterion &c, const std::string &unitWord = "") {
-  auto num = [](double v) {
-    return v == static_cast<int64_t>(v) ? std::to_string(static_cast<int64_t>(v))
-                                        : llvm::formatv("{0:F2}", v).str();
-  };
   std::string w = unitWord.empty() ? "" : " " + unitWord;
   if (c.min && c.max)
     return *c.min == *c.max ? "exactly " + num(*c.min) + w
@@ -192,6 +195,9 @@ llvm::Expected<Criterion> parseCriterion(const json::Value &v, const std::string
         c.max = *d;
     }
   }
+  if (c.min && c.max && *c.min > *c.max)
+    return fail(where + ": min " + num(*c.min) + " is above max " +
+                num(*c.max) + ": no schedule meets it");
   using K = Criterion::Kind;
   bool needsUnit = c.kind == K::Ahead || c.kind == K::Copies || c.kind == K::SeparateGroup ||
                    c.kind == K::SameGroup || c.kind == K::Wait;
@@ -232,6 +238,8 @@ std::map<std::pair<unsigned, unsigned>, int64_t> distances(const LoopGraph &grap
 }
 
 std::string iterationsAhead(int64_t n) {
+  if (n < 0) // a load after its reader: "runs -1 iterations ahead" read oddly
+    return plural(-n, "iteration", "iterations") + " behind";
   return n == 0 ? "in the same iteration as" : plural(n, "iteration", "iterations") + " ahead of";
 }
 
@@ -508,6 +516,22 @@ std::vector<std::string> stagecraft::app::explainChange(const LoopGraph &graph,
     if (!parts.empty())
       lines.push_back(graph.units[u].name + ": " + llvm::join(parts, ", ") + ".");
   }
+  // The kernel-wide choices (lesson 6 is about them: a switch to ping-pong
+  // logged only its shared memory, a cluster "the schedule is the same").
+  if (rb.consumers != ra.consumers)
+    lines.push_back(std::string("Consumers: ") + consumersName(rb.consumers) + " -> " +
+                    consumersName(ra.consumers) +
+                    (ra.consumers == Consumers::PingPong
+                         ? ": each consumer warp group takes a tile of its own, one's epilogue "
+                           "under the other's MMAs (its stores stage in slots of its own)."
+                         : ra.consumers == Consumers::Staggered
+                               ? ": the two consumer warp groups take turns at the tensor cores."
+                               : ": the consumer warp groups split every tile."));
+  if (rb.cluster != ra.cluster)
+    lines.push_back(llvm::formatv("Cluster: {0} -> {1} CTAs: the loads whose box is the same in "
+                                  "every CTA of a cluster are loaded once and multicast.",
+                                  rb.cluster, ra.cluster)
+                        .str());
   if (rb.numStages != ra.numStages)
     lines.push_back(llvm::formatv("The loop now has {0} (was {1}).",
                                   plural(ra.numStages, "stage", "stages"), rb.numStages)
@@ -554,13 +578,29 @@ std::vector<std::string> stagecraft::app::explainChange(const LoopGraph &graph,
     lines.push_back("Shared memory: " + kib(rb.smemBytes) + " -> " + kib(ra.smemBytes) +
                     " of " + kib(ra.smemLimit) + ".");
   // Warp groups and registers.
-  if (rb.warpSpecialized != ra.warpSpecialized)
+  if (rb.warpSpecialized != ra.warpSpecialized) {
+    // Which loads the producer took (moving one of two is warp specialized
+    // too: "the loads run in a producer" was said of both).
+    std::set<int64_t> producers;
+    for (const GroupRegisters &g : ra.registers)
+      if (g.producer)
+        producers.insert(g.group);
+    std::vector<std::string> produced, stayed;
+    for (unsigned u = 0; u < graph.units.size(); ++u)
+      if (graph.units[u].kind == UnitKind::Load)
+        (producers.count(effectiveSchedule(graph, after, u).group) ? produced : stayed)
+            .push_back(graph.units[u].name);
     lines.push_back(ra.warpSpecialized
-                        ? "The loop is now warp specialized: the loads run in a producer warp "
-                          "group of their own, which gives registers back (setmaxnreg) to the "
-                          "consumers."
+                        ? "The loop is now warp specialized: " + llvm::join(produced, ", ") +
+                              (produced.size() == 1 ? " runs" : " run") +
+                              " in a producer warp group of its own, which gives registers back "
+                              "(setmaxnreg) to the consumers" +
+                              (stayed.empty() ? std::string(".")
+                                              : "; " + llvm::join(stayed, ", ") +
+                                                    " still with the consumers.")
                         : "The loop is no longer warp specialized: one thread of the consumers "
                           "issues the loads between its own work.");
+  }
   std::map<int64_t, const GroupRegisters *> gb;
   for (const GroupRegisters &g : rb.registers)
     gb[g.group] = &g;
@@ -576,9 +616,12 @@ std::vector<std::string> stagecraft::app::explainChange(const LoopGraph &graph,
     }
     const GroupRegisters &o = *it->second;
     if (o.regsPerThread != g.regsPerThread || o.budget != g.budget || o.producer != g.producer)
-      lines.push_back(llvm::formatv("Warp group {0}: ~{1} -> ~{2} registers per thread, budget "
-                                    "{3} -> {4}{5}.",
-                                    g.group, o.regsPerThread, g.regsPerThread, o.budget, g.budget,
+      lines.push_back(llvm::formatv("Warp group {0}: ~{1} -> ~{2} registers per thread, {3}{4}.",
+                                    g.group, o.regsPerThread, g.regsPerThread,
+                                    o.budget == g.budget
+                                        ? "budget " + std::to_string(g.budget)
+                                        : llvm::formatv("budget {0} -> {1}", o.budget, g.budget)
+                                              .str(),
                                     g.producer && !o.producer ? " (now a producer)" : "")
                           .str());
   }

@@ -209,7 +209,12 @@ void statusLine(AppState &app) {
     ImGui::TextColored(toVec4(colors::good), "compiled ok in %.2f s", v.seconds());
     break;
   case CompileView::State::Error:
-    ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
+    // An illegal schedule stops before any code is made: say so (it read
+    // "compile error (0.00 s)": the fourteenth sweep's M8).
+    if (v.hasFull)
+      ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
+    else
+      ImGui::TextColored(toVec4(colors::bad), "schedule illegal");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", v.firstError().c_str());
     break;

@@ -260,6 +260,9 @@ TEST(Lessons, BadLessonFilesAreExplained) {
   EXPECT_NE(error(make("e", ok, head + R"([{"kind": "stages", "min": 2, "unit": "x"}]})"))
                 .find("criteria[0].unit: not a field of a \"stages\" criterion"),
             std::string::npos);
+  EXPECT_NE(error(make("g", ok, head + R"([{"kind": "stages", "min": 3, "max": 2}]})"))
+                .find("criteria[0]: min 3 is above max 2: no schedule meets it"),
+            std::string::npos);
   EXPECT_NE(error(make("f", ok, "{\"format\": \"x\"}")).find("expected {\"format\": "
                                                                "\"stagecraft-lesson-goal\""),
             std::string::npos);
