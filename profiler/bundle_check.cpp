@@ -2,6 +2,7 @@
 
 #include "manifest.h"
 
+#include <filesystem>
 #include <fstream>
 
 namespace stagecraft::profiler {
@@ -54,6 +55,26 @@ Result checkBundle(const Request &request) {
       r.moduleSource = "ptx";
     } else {
       throw std::runtime_error("bundle " + request.bundle + " has neither kernel.cubin nor kernel.ptx");
+    }
+    // --trace: said before the GPU is set up and the kernel timed, not after
+    // (the thirteenth sweep's M6: a missing directory, a directory, a bundle
+    // without the instrumented kernel were found out last).
+    if (request.trace) {
+      if (!m.timeline)
+        throw std::runtime_error("bundle " + request.bundle +
+                                 " has no instrumented kernel (manifest.json has no \"timeline\"): "
+                                 "compile it with --with-timeline to --trace it");
+      if (!request.traceFile.empty()) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        fs::path out(request.traceFile);
+        fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
+        if (fs::is_directory(out, ec))
+          throw std::runtime_error("--trace " + request.traceFile + " is a directory: name a file");
+        if (!fs::is_directory(dir, ec))
+          throw std::runtime_error("--trace " + request.traceFile + ": the directory " +
+                                   dir.string() + " does not exist");
+      }
     }
     r.status = Status::Ok;
   } catch (const std::exception &e) {
