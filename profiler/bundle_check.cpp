@@ -59,12 +59,14 @@ Result checkBundle(const Request &request) {
     // --trace: said before the GPU is set up and the kernel timed, not after
     // (the thirteenth sweep's M6: a missing directory, a directory, a bundle
     // without the instrumented kernel were found out last).
-    if (request.trace) {
+    // (The command line's: the app's requests ask for a trace wherever the
+    // bundle has one.)
+    if (request.trace && !request.traceFile.empty()) {
       if (!m.timeline)
         throw std::runtime_error("bundle " + request.bundle +
                                  " has no instrumented kernel (manifest.json has no \"timeline\"): "
                                  "compile it with --with-timeline to --trace it");
-      if (!request.traceFile.empty()) {
+      {
         namespace fs = std::filesystem;
         std::error_code ec;
         fs::path out(request.traceFile);

@@ -439,6 +439,18 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
       shown = r;
   int64_t shownTrip = shown.passes * shown.trip;
   out.shownTrip = shownTrip;
+  // CTAs of different trip counts (causal attention, variable lengths): the
+  // one drawn is the longest, which the text did not say (the thirteenth
+  // sweep's M9).
+  int64_t fewest = shownTrip;
+  for (const CtaRun &r : costs.ctas)
+    if (r.count > 0)
+      fewest = std::min(fewest, r.passes * r.trip);
+  if (fewest < shownTrip)
+    out.notes.push_back(formatv("the CTAs run {0} to {1} iterations: the timeline draws one of "
+                                "the longest; the launch counts them all",
+                                fewest, shownTrip)
+                            .str());
 
   // Duration of a CTA with `trip` iterations, `resident` per SM; long loops
   // are simulated in part and extended at the steady-state rate.
@@ -494,6 +506,14 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
     perIterationCycles = (w1 - w0) / std::max<int64_t>(1, simTrip);
   }
   out.iterationNs = perIterationCycles * ns;
+  // Below four iterations nothing repeats (the thirteenth sweep's M2: "a
+  // steady-state iteration" of 3.7 us for a loop of one).
+  if (shownTrip > 0 && shownTrip < 4)
+    out.notes.push_back(formatv("the loop runs {0} iteration{1}: it has no steady state; its "
+                                "\"iteration\" is the CTA's time in it over {0}, fill and drain "
+                                "included",
+                                shownTrip, shownTrip == 1 ? "" : "s")
+                            .str());
 
   // Utilization in the steady window, and the waits there.
   double window = std::max(1e-9, w1 - w0);
