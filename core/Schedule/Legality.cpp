@@ -547,28 +547,36 @@ static void checkStaggered(const LoopGraph &g, const Placed &p, std::vector<Viol
                    "group {0} {1})",
                    grp, g.warpGroupsOf(grp))
                .str());
-  // A warp group's turn spans the body's dots, first to last. A store in the
-  // loop stages its tile with both consumer warp groups (one barrier for
-  // the two): inside a turn it waits for the warp group that waits for the
-  // turn (a random schedule hung on the H200: the twelfth sweep's l06).
+  // A warp group's turn spans the body's dots, first to last. A unit the
+  // lowering runs with a barrier over both consumer warp groups (a store's
+  // staging, a reduction over rows, an upcast into shared memory) waits
+  // inside a turn for the warp group that waits for the turn: a random
+  // schedule with a store there hung on the H200 (the twelfth sweep's l06);
+  // a reduction or an upcast there hangs as well (the sixteenth sweep).
   int first = -1, last = -1;
   for (unsigned i = 0; i < p.bodyOrder.size(); ++i)
     if (g.units[p.bodyOrder[i]].kind == UnitKind::Dot) {
       first = first < 0 ? static_cast<int>(i) : first;
       last = static_cast<int>(i);
     }
-  for (int i = first + 1; i < last; ++i) {
+  for (int i = first; i >= 0 && i <= last; ++i) {
     const Unit &u = g.units[p.bodyOrder[i]];
-    bool stores = llvm::any_of(u.ops, [&](unsigned op) { return g.ops[op].opName == "tile.store"; });
-    if (!stores)
+    if (u.consumerBarrier.empty())
       continue;
+    std::string firstName = g.units[p.bodyOrder[first]].name,
+                lastName = g.units[p.bodyOrder[last]].name;
     out.push_back({Rule::PingPong, u.name, u.name, g.loopLocation,
-                   formatv("staggered consumers: {0} stores a tile (both consumer warp groups "
-                           "stage it together) between {1} and {2}, the dots of one warp group's "
-                           "turn, while the other waits for its turn: neither would go on. Order "
-                           "{0} before {1} or after {2}, or choose cooperative",
-                           u.name, g.units[p.bodyOrder[first]].name,
-                           g.units[p.bodyOrder[last]].name)
+                   formatv("staggered consumers: {0} {1} (with both consumer warp groups at one "
+                           "barrier) {2}, while the other warp group waits for its turn: neither "
+                           "would go on. {3}, or choose cooperative",
+                           u.name, u.consumerBarrier,
+                           first == last ? "inside the turn at its dot"
+                                         : "between " + firstName + " and " + lastName +
+                                               ", the dots of one warp group's turn",
+                           u.kind == UnitKind::Dot
+                               ? std::string("Give the turn no such dot")
+                               : "Order " + u.name + " before " + firstName + " or after " +
+                                     lastName)
                        .str()});
   }
 }

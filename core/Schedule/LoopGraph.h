@@ -95,6 +95,11 @@ struct Unit {
   /// Of the element reads (tensor.extract) in the body its ops use: not
   /// units, they follow their users; an error at one is this unit's.
   std::vector<std::string> followerLocations;
+  /// What of the unit the lowering runs with a barrier over every consumer
+  /// warp group ("stores a tile", "reduces over rows (dim = 0)", "upcasts a
+  /// dot's B into shared memory"), or "": staggered consumers cannot run it
+  /// inside a turn (legality: pingpong).
+  std::string consumerBarrier;
 };
 
 struct Edge {

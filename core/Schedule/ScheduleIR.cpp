@@ -410,6 +410,15 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       }
       if (isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0)))
         unit.localSmemBytes += tensorBytes(op->getResult(0).getType());
+      // Ops the lowering runs with a barrier over every consumer warp group:
+      // a store's staging, a reduction over rows' exchange, an upcast into
+      // shared memory (a tile.dot_scaled's own too).
+      if (isa<StoreOp>(op))
+        unit.consumerBarrier = "stores a tile";
+      else if (auto r = dyn_cast<ReduceOp>(op); r && r.getDim() == 0)
+        unit.consumerBarrier = "reduces over rows (dim = 0)";
+      else if ((isa<UpcastOp>(op) && upcastFeedsDotB(op->getResult(0))) || isa<DotScaledOp>(op))
+        unit.consumerBarrier = "upcasts a dot's B into shared memory";
       std::string opName = op->getName().getStringRef().str();
       if (unit.summary.find(opName) == std::string::npos)
         unit.summary += (unit.summary.empty() ? "" : ", ") + opName;
