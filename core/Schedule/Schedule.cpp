@@ -102,9 +102,11 @@ std::string Schedule::toJson() const {
                    });
   std::string out = "{\n  \"format\": \"stagecraft-schedule\",\n  \"version\": 1,\n";
   out += "  \"kernel\": " + llvm::formatv("{0}", llvm::json::Value(kernel)).str() + ",\n";
-  // Written only when not the default, so cooperative schedules keep the
-  // version-1 bytes.
-  if (consumers && *consumers != Consumers::Cooperative)
+  // Written when set, so schedules that never chose keep the version-1
+  // bytes; a "cooperative" chosen over a kernel's tile.consumers must say
+  // so (left out, a bundle's schedule.json of a staggered kernel run
+  // cooperatively read back staggered: the sixteenth sweep's s01 control).
+  if (consumers)
     out += llvm::formatv("  \"consumers\": \"{0}\",\n", consumersName(*consumers)).str();
   // Written when set, so schedules that never chose budgets keep their
   // bytes; "[]" says "the defaults" (it resets a kernel's tile.registers).

@@ -698,7 +698,9 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       mathGroup = s.getGroup();
     }
   g.initialSchedule.kernel = g.kernel;
-  g.initialSchedule.consumers = Consumers::Cooperative;
+  // Set only when the kernel says (unset is cooperative): schedules exported
+  // from kernels without tile.consumers keep their bytes, and one that says
+  // "cooperative" over a kernel's ping-pong writes it (Schedule::toJson).
   if (auto c = kernel->getAttrOfType<StringAttr>(TileDialect::kConsumersAttrName))
     if (std::optional<Consumers> parsed = parseConsumers(c.getValue()))
       g.initialSchedule.consumers = *parsed;
