@@ -16,6 +16,7 @@ CUDA_INCLUDE_DIR, NVCC, CXX.
 import importlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -260,6 +261,24 @@ class PackageContents(unittest.TestCase):
         self.assertIn("loadA(i+1)", read(out, "README.md"))
         leftovers = [f for f in os.listdir(WORK) if ".partial-" in f or ".old-" in f]
         self.assertEqual(leftovers, [])
+
+    def test_tensor_names_the_header_spells_are_renamed(self):
+        # A tensor named like the header's locals or the CUDA and C types it spells (`e`,
+        # `CUdeviceptr`, `int64_t`) exported, and the header did not compile (the fifteenth
+        # sweep's B4): renamed now, and it compiles.
+        src = read(ASSETS, "gemm.mlir")
+        for name in ("e", "CUdeviceptr", "int64_t", "std"):
+            ir = os.path.join(WORK, f"names_{name}.mlir")
+            write(ir, re.sub(r"%B\b", "%" + name, src))
+            out = os.path.join(WORK, f"names_{name.lower()}")
+            shutil.rmtree(out, ignore_errors=True)
+            r = subprocess.run([COMPILE, ir, "--export", out, "-q"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pkg = os.path.basename(out)
+            r = subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                                "-x", "c++", "-I", CUDA_INCLUDE, os.path.join(out, pkg + ".h")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, name + ": " + r.stderr)
 
     def test_renamed_or_linked_export_is_exported_into(self):
         # The marker lists what the export wrote: a directory renamed since (its files under
