@@ -5,10 +5,14 @@
 #include "core/Dialect/Tile/IR/KernelSignature.h"
 #include "core/Schedule/Legality.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cstdio>
+#include <cstdlib>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -16,6 +20,19 @@ using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::tile;
 namespace json = llvm::json;
+
+namespace {
+/// "0.001", "17", "-3e+38": the fewest digits that read back as `v`.
+std::string shortestText(double v) {
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  return buf;
+}
+} // namespace
 
 namespace {
 
@@ -142,18 +159,33 @@ std::string stagecraft::describeSignature(func::FuncOp kernel, StringRef source,
       a["name"] = nameAt(arg.getLoc(), source);
       a["dtype"] = dtypeName(desc.getElementType());
       a["role"] = written && read ? "inout" : written ? "output" : read ? "input" : "unused";
+      // Read by index (tensor.extract of a tile loaded from it: a page table,
+      // a per-chunk decay): the compiler checked the indices stay inside the
+      // tiles at the compiled sizes only (the fifteenth sweep's B1).
+      for (Operation *user : arg.getUsers())
+        if (auto load = dyn_cast<tile::LoadOp>(user))
+          if (llvm::any_of(load->getUsers(), [](Operation *u) { return isa<tensor::ExtractOp>(u); }))
+            a["indexed"] = true;
       a["shape"] = std::move(exprs);
       a["shape_text"] = std::move(texts);
       a["tile"] = std::move(tile);
       // The range its elements must lie in (tile.init: a page table's
       // [0, pages)), as text of the sizes: the exported README says it (an
       // export of a table-indexed kernel named no range: the ninth sweep's M6).
-      if (auto map = dyn_cast_or_null<AffineMapAttr>(init); map && map.getValue().getNumResults() == 2)
+      if (auto map = dyn_cast_or_null<AffineMapAttr>(init); map && map.getValue().getNumResults() == 2) {
         a["init_text"] = json::Array{exprText(map.getValue().getResult(0), sig->sizeNames),
                                      exprText(map.getValue().getResult(1), sig->sizeNames)};
+        // As expressions too: the exported example draws its inputs there at
+        // any sizes (it drew [-1, 1) and zeros: the fifteenth sweep's B2).
+        a["init_bounds"] = json::Array{exprJson(map.getValue().getResult(0), sig->sizeNames),
+                                       exprJson(map.getValue().getResult(1), sig->sizeNames)};
+      }
       else if (auto range = dyn_cast_or_null<DenseF64ArrayAttr>(init); range && range.size() == 2)
-        a["init_text"] = json::Array{llvm::formatv("{0}", range[0]).str(),
-                                     llvm::formatv("{0}", range[1]).str()};
+        // Shortest text that reads back the same number ([0.001, 0.02),
+        // not [0.00, 0.02): the fifteenth sweep's B3).
+        a["init_text"] = json::Array{shortestText(range[0]), shortestText(range[1])};
+      if (auto range = dyn_cast_or_null<DenseF64ArrayAttr>(init); range && range.size() == 2)
+        a["init_range"] = json::Array{range[0], range[1]};
     } else {
       int s = -1;
       for (size_t k = 0; k < sig->sizeArgs.size(); ++k)

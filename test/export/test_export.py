@@ -223,6 +223,18 @@ class PackageContents(unittest.TestCase):
         # The ranges the kernel needs its inputs in (tile.init) are in the README.
         k14 = export(os.path.join(sweep, "k14_moe_grouped_gemm_i32_tables.mlir"), "k14")
         self.assertIn("**Input values:** `EXP` in [0, E), `ROW` in [0, T - 127)", read(k14, "README.md"))
+        # ... and where the README's snippet and the example draw them (at the compiled sizes,
+        # at any sizes): zeros and [-1, 1) made NaN and overflow (the fifteenth sweep's B2).
+        readme = read(k14, "README.md")
+        self.assertRegex(readme, r"EXP = torch\.randint\(0, 8, \(\d+,\), device=\"cuda\", dtype=torch\.int32\)")
+        # Tables read by index: checked at the compiled sizes only, and the README says so
+        # (it said any sizes work; the launchers took sizes that read past a table: B1).
+        self.assertIn("**But** the kernel reads elements of `EXP`, `ROW` by index", readme)
+        example = read(k14, "example.cpp")
+        self.assertRegex(example, r"fillUniform\(t\[\d\], \d, double\(int64_t\(0\)\), double\(s\.E\)\);  // the IR's tile\.init")
+        r = subprocess.run([CXX, "-std=c++17", "-Wall", "-Werror", "-fsyntax-only", "-I", k14, "-I",
+                            CUDA_INCLUDE, os.path.join(k14, "example.cpp")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
         # A size no input's shape shows is passed in the README's call.
         a09 = export(os.path.join(sweep, "a09_swa_size_W_causal_softcap_lo.mlir"), "a09")
         self.assertIn("a09.run(q, k, v, W=1024)", read(a09, "README.md"))

@@ -558,12 +558,14 @@ static void cu(CUresult r, const char *what) {
   }
 }
 
-/// Uniform in [-1, 1), the same on every machine.
-static void fillUniform(Tensor &t, uint64_t seed) {
+/// Uniform in [lo, hi) (the IR's tile.init, else [-1, 1)), the same on every
+/// machine; an i32 element is the draw rounded down.
+static void fillUniform(Tensor &t, uint64_t seed, double lo = -1.0, double hi = 1.0) {
   uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
   for (int64_t i = 0; i < t.elements(); ++i) {
     x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-    t.set(i, float(double(x >> 11) / double(1ull << 53) * 2.0 - 1.0));
+    double v = lo + (hi - lo) * (double(x >> 11) / double(1ull << 53));
+    t.set(i, float(t.dtype == "i32" ? std::floor(v) : v));
   }
 }
 
@@ -700,9 +702,32 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
         "      t[i].host.assign(t[i].bytes(), 0xff);  // outputs start as NaN\n"
         "      cu(cuMemAlloc(&t[i].device, t[i].bytes()), \"cuMemAlloc\");\n"
         "    }\n";
-  for (size_t i = 0; i < m.tensors.size(); ++i)
-    if (m.tensors[i].role != "output")
-      os << "    fillUniform(t[" << i << "], " << i + 1 << ");\n";
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const TensorArg &a = m.tensors[i];
+    if (a.role == "output")
+      continue;
+    os << "    fillUniform(t[" << i << "], " << i + 1;
+    if (a.initBounds) {
+      // Expr::cpp names the header's helpers as in its namespace.
+      auto qualified = [&](const Expr &e) {
+        std::string text = e.cpp("s."), out;
+        for (size_t at = 0;;) {
+          size_t d = text.find("detail::", at);
+          out += text.substr(at, d == std::string::npos ? std::string::npos : d - at);
+          if (d == std::string::npos)
+            break;
+          out += P + "::detail::";
+          at = d + 8;
+        }
+        return out;
+      };
+      os << ", double(" << qualified(a.initBounds->first) << "), double("
+         << qualified(a.initBounds->second) << ")";
+    } else if (a.initRange)
+      os << ", " << llvm::formatv("{0:e}", a.initRange->first).str() << ", "
+         << llvm::formatv("{0:e}", a.initRange->second).str();
+    os << ");" << (a.initBounds || a.initRange ? "  // the IR's tile.init" : "") << "\n";
+  }
   os << "    for (Tensor &x : t)\n"
         "      cu(cuMemcpyHtoD(x.device, x.host.data(), x.bytes()), \"cuMemcpyHtoD\");\n";
   os << "    " << P << "::Kernel kernel(" << P << "_cubin);\n";

@@ -2,6 +2,10 @@
 #include "passes/Driver/export/Emit.h"
 
 #include <set>
+#include <optional>
+#include <map>
+#include <cstdio>
+#include <cmath>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,6 +31,33 @@ std::string torchDtype(const std::string &d) {
 /// randn where torch draws it (16/32-bit floats), converted for FP8 (torch
 /// draws no 8-bit floats), ones for e8m0 scales (2^0), zeros for i32 tables
 /// (the one index valid anywhere).
+std::string exampleTensor(const std::string &dtype, const std::string &shape);
+
+/// An input drawn where the kernel needs it (the IR's tile.init), at the
+/// compiled sizes: the snippet's zeros and randn made NaN and overflow under
+/// the line that stated the ranges (the fifteenth sweep's B2).
+std::string exampleInput(const TensorArg &t, const std::string &shape, const Model &m) {
+  std::map<std::string, int64_t> sizes;
+  for (const SizeInfo &s : m.sizes)
+    sizes[s.ident] = s.compiled;
+  std::optional<std::pair<double, double>> range = t.initRange;
+  if (t.initBounds)
+    range = std::make_pair(double(t.initBounds->first.eval(sizes)),
+                           double(t.initBounds->second.eval(sizes)));
+  if (!range)
+    return exampleTensor(t.dtype, shape);
+  auto num = [](double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return std::string(buf);
+  };
+  if (t.dtype == "i32")
+    return "torch.randint(" + num(std::ceil(range->first)) + ", " + num(std::ceil(range->second)) +
+           ", (" + shape + ",), device=\"cuda\", dtype=torch.int32)";
+  return "torch.empty(" + shape + ", device=\"cuda\").uniform_(" + num(range->first) + ", " +
+         num(range->second) + ").to(" + torchDtype(t.dtype) + ")";
+}
+
 std::string exampleTensor(const std::string &dtype, const std::string &shape) {
   if (dtype == "e4m3" || dtype == "e5m2")
     return "torch.randn(" + shape + ", device=\"cuda\").to(" + torchDtype(dtype) + ")";
@@ -133,7 +164,8 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
                                          : t->ident);
   bool sameShape = true;
   for (const TensorArg *t : ins)
-    sameShape &= naturalAt(*t, m) == naturalAt(*ins[0], m) && t->dtype == ins[0]->dtype;
+    sameShape &= naturalAt(*t, m) == naturalAt(*ins[0], m) && t->dtype == ins[0]->dtype &&
+                 !t->initRange && !t->initBounds;
   if (!ins.empty() && sameShape && ins.size() > 1) {
     std::string lhs;
     for (size_t i = 0; i < names.size(); ++i)
@@ -142,7 +174,7 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
        << " for _ in range(" << ins.size() << "))\n";
   } else {
     for (size_t i = 0; i < ins.size(); ++i)
-      os << names[i] << " = " << exampleTensor(ins[i]->dtype, joinInts(naturalAt(*ins[i], m)))
+      os << names[i] << " = " << exampleInput(*ins[i], joinInts(naturalAt(*ins[i], m)), m)
          << "\n";
   }
   std::string call;
@@ -162,15 +194,23 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
   os << (rets.empty() ? "" : "out = ") << P << ".run(" << call << ")\n```\n\n";
   // The ranges the kernel needs its inputs in (tile.init): it reads rows or
   // pages at them, and neither run() nor the C++ launcher checks them.
-  std::string ranges;
+  // Integer tables index or bound loops; a float range is what the kernel's
+  // math is meant for (a gate, a scale: the fifteenth sweep's B3 had both
+  // said to index).
+  std::string tables, values;
   for (const TensorArg *t : ins)
     if (t->initText.size() == 2)
-      ranges += (ranges.empty() ? "" : ", ") + ("`" + t->ident + "` in [" + t->initText[0] +
-                                                ", " + t->initText[1] + ")");
-  if (!ranges.empty())
-    os << "**Input values:** " << ranges
+      (t->dtype == "i32" ? tables : values) +=
+          (std::string((t->dtype == "i32" ? tables : values).empty() ? "" : ", ") + "`" +
+           t->ident + "` in [" + t->initText[0] + ", " + t->initText[1] + ")");
+  if (!tables.empty())
+    os << "**Input values:** " << tables
        << " (the IR's `tile.init`: the kernel indexes or bounds its loops with them; nothing "
           "checks them, so values outside read or write the wrong place).\n\n";
+  if (!values.empty())
+    os << "**Input ranges the kernel is meant for:** " << values
+       << " (the IR's `tile.init`; its output was checked with inputs drawn there; far outside, "
+          "its arithmetic may overflow).\n\n";
   os << "`run()` reads the sizes from the tensors' shapes, checks every argument before "
         "anything reaches the GPU, allocates the output"
      << (rets.size() > 1 ? "s" : "")
@@ -224,7 +264,18 @@ std::string stagecraft::exporter::emitReadme(const Model &m) {
         "16 bytes (TMA); a tensor whose shape shows a product of sizes (such as `B * H`) may "
         "be passed either way, split or merged. In Python a tensor may be a strided view "
         "if its innermost dimension is dense and its other strides are multiples of 16 "
-        "bytes.\n\n";
+        "bytes.";
+  std::string indexed;
+  for (const TensorArg &t : m.tensors)
+    if (t.indexed)
+      indexed += (indexed.empty() ? "`" : ", `") + t.ident + "`";
+  if (!indexed.empty())
+    os << " **But** the kernel reads elements of " << indexed
+       << " by index, and the compiler checked those indices stay inside the tiles it loads "
+          "at the compiled sizes only: at other sizes, compile again to have them checked "
+          "(`stagecraft-compile --size ...` refuses sizes that read past a tile); neither "
+          "launcher can tell.";
+  os << "\n\n";
   os << "Launch: grid `" << tupleText(m.gridText) << "`, block `(" << m.block[0] << ", "
      << m.block[1] << ", " << m.block[2] << ")`, " << m.dynamicSmem
      << " bytes of dynamic shared memory";

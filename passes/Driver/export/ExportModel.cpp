@@ -503,6 +503,19 @@ llvm::Expected<Model> stagecraft::exporter::buildModel(
     if (const json::Array *init = (*a)->getArray("init_text"); init && init->size() == 2)
       for (const json::Value &v : *init)
         t.initText.push_back(v.getAsString() ? v.getAsString()->str() : "?");
+    t.indexed = (*a)->getBoolean("indexed").value_or(false);
+    if (const json::Array *range = (*a)->getArray("init_range"); range && range->size() == 2)
+      if (auto lo = (*range)[0].getAsNumber(), hi = (*range)[1].getAsNumber(); lo && hi)
+        t.initRange = std::make_pair(*lo, *hi);
+    if (const json::Array *bounds = (*a)->getArray("init_bounds"); bounds && bounds->size() == 2) {
+      auto lo = parseExpr((*bounds)[0], sr, apath + "init_bounds[0]", sizeIdent);
+      if (!lo)
+        return lo.takeError();
+      auto hi = parseExpr((*bounds)[1], sr, apath + "init_bounds[1]", sizeIdent);
+      if (!hi)
+        return hi.takeError();
+      t.initBounds = std::make_pair(std::move(*lo), std::move(*hi));
+    }
     if (t.access == "tensormap") {
       auto mdtype = mr.string(**p, "dtype", ppath);
       if (!mdtype)

@@ -70,6 +70,13 @@ struct TensorArg {
   /// [low, high) its elements must lie in, as text of the sizes (tile.init;
   /// signature.json's init_text), or empty.
   std::vector<std::string> initText;
+  /// The same range as numbers (an array<f64: LOW, HIGH>) or as expressions
+  /// of the sizes (an affine map): the example draws the input there.
+  std::optional<std::pair<double, double>> initRange;
+  std::optional<std::pair<Expr, Expr>> initBounds;
+  /// Its elements are read by index (tensor.extract; signature.json's
+  /// "indexed"): indices checked at the compiled sizes only.
+  bool indexed = false;
 
   /// The natural shape's dimension texts: each product of sizes split.
   std::vector<std::string> naturalText() const;
