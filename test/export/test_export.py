@@ -334,6 +334,16 @@ class PythonChecks(unittest.TestCase):
         self.attn = load("attn")
         self.gemm = load("gemm")
 
+    def test_outputs_that_overlap_are_refused(self):
+        # out= tensors the kernel's stores would race through: one whose rows overlap (a
+        # stride below the row's length), one passed as an input too (the fifteenth sweep's M1).
+        q, k, v = qkv()
+        with self.assertRaisesRegex(ValueError, r"out O overlaps itself"):
+            self.attn.plan(q, k, v, out=FakeTensor((4, 16, 8192, 128), strides=(16 * 8192 * 128, 8192 * 128, 64, 1),
+                                                    ptr=0x7f1000000000))
+        with self.assertRaisesRegex(ValueError, r"Q and out O are the same memory"):
+            self.attn.plan(q, k, v, out=FakeTensor((4, 16, 8192, 128), ptr=q.data_ptr()))
+
     def test_attention_plan_at_the_compiled_sizes_is_the_manifest(self):
         q, k, v = qkv()
         p = self.attn.plan(q, k, v)
@@ -683,7 +693,7 @@ class MockDriver(unittest.TestCase):
     def test_not_an_sm90_gpu(self):
         shape = [8192, 8192]
         r, calls = self.python_launch("gemm", [{"shape": shape, "ptr": 0x7f0000000000}] * 2,
-                                      [{"shape": shape, "ptr": 0x7f0000000000}],
+                                      [{"shape": shape, "ptr": 0x7f1000000000}],
                                       env={"MOCK_CUDA_CC": "8.6"})
         self.assertIn("UnsupportedDevice: gemm: cuda:0 (Mock GPU) is sm_86; this kernel is "
                       "sm_90a machine code", r.stdout)

@@ -425,6 +425,37 @@ def _checked_plan(spec, inputs, out=None, sizes=None, allocate=False):
                              f" = {g}) is not a multiple of the cluster's {spec.cluster[d]} at these "
                              f"sizes: a cluster's CTAs launch together")
 
+    # Outputs written through TMA must not overlap themselves, each other or
+    # an input: the kernel's stores race with each other and with its loads
+    # (torch refuses such out= for its own ops; these were taken: the
+    # fifteenth sweep's M1).
+    spans = {}
+    for i, t, what in args:
+        ts = spec.tensors[i]
+        shape = tuple(int(x) for x in t.shape)
+        strides = tuple(int(x) for x in t.stride())
+        if any(n == 0 for n in shape):
+            continue
+        if what.startswith("out "):
+            inner = 1
+            for n, st in sorted(zip(shape, strides), key=lambda d: d[1]):
+                if n > 1 and st < inner:
+                    raise ValueError(f"{spec.package}: {what} overlaps itself (strides "
+                                     f"{_fmt(strides)} for shape {_fmt(shape)}): the kernel "
+                                     f"writes each element once")
+                inner = max(inner, st * n)
+        # The same first element: one tensor passed twice. (Slices of one
+        # buffer, side by side, are fine and not told apart here.)
+        spans[what] = (int(t.data_ptr()), what.startswith("out "))
+    items = list(spans.items())
+    for a in range(len(items)):
+        for b in range(a + 1, len(items)):
+            (wa, (pa, oa)), (wb, (pb, ob)) = items[a], items[b]
+            if (oa or ob) and pa == pb:
+                raise ValueError(f"{spec.package}: {wa} and {wb} are the same memory; an output "
+                                 f"must not alias another tensor (the kernel reads and writes "
+                                 f"them at once)")
+
     pending = []
     for ts, t in zip(outs, given_out):
         if t is None:
