@@ -226,6 +226,10 @@ class PackageContents(unittest.TestCase):
         # ... and where the README's snippet and the example draw them (at the compiled sizes,
         # at any sizes): zeros and [-1, 1) made NaN and overflow (the fifteenth sweep's B2).
         readme = read(k14, "README.md")
+        # What a kernel of no known kind computes: its IR's leading comment (the fifteenth
+        # sweep's M3: only its name).
+        self.assertIn("The kernel `moe`, as its IR's leading comment says: MoE grouped GEMM: "
+                      "each program owns one 128-row block", readme)
         self.assertRegex(readme, r"EXP = torch\.randint\(0, 8, \(\d+,\), device=\"cuda\", dtype=torch\.int32\)")
         # Tables read by index: checked at the compiled sizes only, and the README says so
         # (it said any sizes work; the launchers took sizes that read past a table: B1).

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -131,8 +133,27 @@ std::string whatItComputes(const Model &m) {
                          causal ? ", is_causal=True" : "")
         .str();
   }
-  return "The kernel `" + m.kernel + "` (the bundle's reference kind is `" + m.referenceKind +
-         "`; see manifest.json).";
+  // Any other loop: what its author wrote above it (the IR file's leading
+  // comment), else its name (every new kernel's README said only its name:
+  // the fifteenth sweep's M3).
+  std::string said;
+  if (!m.source.empty())
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> f = llvm::MemoryBuffer::getFile(m.source)) {
+      for (llvm::StringRef line : llvm::split((*f)->getBuffer(), '\n')) {
+        llvm::StringRef t = line.trim();
+        if (!t.consume_front("//"))
+          break;
+        t = t.trim();
+        if (!t.empty() && said.size() < 1200)
+          said += (said.empty() ? "" : " ") + t.str();
+      }
+    }
+  std::string fallback = "The kernel `" + m.kernel + "` (the bundle's reference kind is `" +
+                         m.referenceKind + "`; see manifest.json).";
+  if (said.empty())
+    return fallback;
+  return "The kernel `" + m.kernel + "`, as its IR's leading comment says: " + said +
+         " (checked against its IR reference: manifest.json).";
 }
 
 } // namespace
