@@ -278,10 +278,11 @@ class PackageContents(unittest.TestCase):
         leftovers = [f for f in os.listdir(WORK) if ".partial-" in f or ".old-" in f]
         self.assertEqual(leftovers, [])
 
-    def test_tensor_names_the_header_spells_are_renamed(self):
+    def test_tensor_names_the_header_spells_compile(self):
         # A tensor named like the header's locals or the CUDA and C types it spells (`e`,
         # `CUdeviceptr`, `int64_t`) exported, and the header did not compile (the fifteenth
-        # sweep's B4): renamed now, and it compiles.
+        # sweep's B4): the header's locals take names no tensor gets, the types are renamed
+        # (only they: `x` and `cu_seqlens` keep their names in Python).
         src = read(ASSETS, "gemm.mlir")
         for name in ("e", "CUdeviceptr", "int64_t", "std"):
             ir = os.path.join(WORK, f"names_{name}.mlir")
@@ -295,6 +296,13 @@ class PackageContents(unittest.TestCase):
                                 "-x", "c++", "-I", CUDA_INCLUDE, os.path.join(out, pkg + ".h")],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, name + ": " + r.stderr)
+        ir = os.path.join(WORK, "names_keep.mlir")
+        write(ir, re.sub(r"%B\b", "%cu_seqlens", re.sub(r"%A\b", "%x", src)))
+        out = os.path.join(WORK, "names_keep")
+        shutil.rmtree(out, ignore_errors=True)
+        r = subprocess.run([COMPILE, ir, "--export", out, "-q"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("def run(x, cu_seqlens,", read(out, "__init__.py"))
 
     def test_renamed_or_linked_export_is_exported_into(self):
         # The marker lists what the export wrote: a directory renamed since (its files under

@@ -311,9 +311,11 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
     std::vector<std::string> view;
     for (const Expr &e : t.view)
       view.push_back(e.cpp("s."));
-    os << "  if (std::string e = detail::checkView(detail::dense(\"" << t.ident << "\", "
+    // v_why: the v_ prefix is the header's own (no tensor is named so), a
+    // tensor `e` shadowed the `e` this was (the fifteenth sweep's B4).
+    os << "  if (std::string v_why = detail::checkView(detail::dense(\"" << t.ident << "\", "
        << t.ident << ", {" << join(view, ", ") << "}, " << t.elemBytes
-       << ")); !e.empty()) return e;\n";
+       << ")); !v_why.empty()) return v_why;\n";
   }
   os << "  return \"\";\n}\n\n";
 

@@ -170,10 +170,14 @@ const char *kKeywords[] = {
     "s", "stream", "out", "sizes", "run", "plan", "detail", "shape", "grid", "check",
     "Sizes", "Kernel", "Error", "problem", "device", "maps", "params", "g", "config", "limit",
     "d", "function", "module", "kBlock", "kDynamicSmemBytes", "kernelName", "major", "minor",
-    // ... and its other locals and helpers (a tensor `e` met the exception
-    // of a catch: the fifteenth sweep's B4).
-    "a", "b", "e", "h", "i", "l2", "md", "mod", "n", "o", "q", "r", "v", "x", "ptr", "row", "map",
-    "box", "bad", "oob", "ios", "std"};
+    // ... and the types and namespace the header spells, which a parameter
+    // of that name would hide (CUdeviceptr, int64_t: the fifteenth sweep's
+    // B4); its own locals take names no tensor gets (v_e, not e).
+    "std", "CUdeviceptr", "CUresult", "CUstream", "CUtensorMap", "CUfunction", "CUmodule",
+    "CUdevice", "CUcontext", "CUlaunchConfig", "CUlaunchAttribute", "CUtensorMapDataType",
+    "CUtensorMapSwizzle", "CUtensorMapFloatOOBfill", "CUtensorMapL2promotion",
+    "CUtensorMapInterleave", "cuuint32_t", "cuuint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
+    "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t"};
 
 /// Prefixes of the generated code's own names: v_A (a tensor's view), p_M (a
 /// size's parameter), _runtime, _SPEC, _os (the package's globals).
@@ -208,13 +212,6 @@ std::string stagecraft::exporter::identifier(const std::string &name) {
   for (const char *prefix : kReservedPrefixes)
     if (llvm::StringRef(id).starts_with(prefix))
       return "t" + id;
-  // The CUDA driver's names (CUdeviceptr, cuuint64_t, CUDA_SUCCESS) and the
-  // C types (int64_t, size_t) the header spells.
-  llvm::StringRef ref(id);
-  if (ref.starts_with("CU") || ref.starts_with("cu"))
-    return "t" + id;
-  if (ref.ends_with("_t"))
-    return id + "_";
   return id;
 }
 
