@@ -276,6 +276,12 @@ MoveOutcome ScheduleEditor::setCluster(int64_t cluster) {
 MoveOutcome ScheduleEditor::setConsumers(Consumers consumers) {
   Schedule next = schedule_;
   next.consumers = consumers;
+  // Back to a kernel's own (unset) cooperative: unset again, so the
+  // schedule's JSON is the one it had (runs and lessons are matched by it;
+  // a chosen "cooperative" is written since it must round-trip over a
+  // kernel's ping-pong).
+  if (consumers == Consumers::Cooperative && !graph_.initialSchedule.consumers)
+    next.consumers.reset();
   return setKernelWide(next, consumers != report_.consumers);
 }
 

@@ -72,13 +72,14 @@ int64_t Schedule::registerBudget(int64_t group) const {
 }
 
 bool Schedule::operator==(const Schedule &o) const {
-  // Unset kernel-wide choices compare as their defaults (cooperative, every
-  // group its default share), as consumers always did.
+  // Unset budgets and cluster compare as their defaults (every group its
+  // default share, one CTA). Unset consumers are the kernel's own, which may
+  // be ping-pong: told apart from a chosen "cooperative" (a file saying only
+  // that was taken for the schedule already shown and not applied).
   auto budgets = [](const Schedule &s) {
     return trimRegisterBudgets(s.registers.value_or(std::vector<int64_t>{}));
   };
-  if (kernel != o.kernel || consumers.value_or(Consumers::Cooperative) !=
-                                o.consumers.value_or(Consumers::Cooperative) || entries_.size() != o.entries_.size())
+  if (kernel != o.kernel || consumers != o.consumers || entries_.size() != o.entries_.size())
     return false;
   if (budgets(*this) != budgets(o) || cluster.value_or(1) != o.cluster.value_or(1))
     return false;

@@ -557,6 +557,18 @@ TEST(AppState, ARegisterBudgetIsAScheduleEditThatCompilesAutosavesAndUndoes) {
   EXPECT_EQ(app.editor().registerBudget(1), 232);
 }
 
+TEST(AppState, ConsumersThereAndBackKeepTheScheduleText) {
+  // Staggered and back to cooperative on a kernel without tile.consumers:
+  // the same schedule text (runs and lessons are matched by it; an explicit
+  // "cooperative" made it a new variant: the review of the day's change).
+  AppState app(test::testConfig());
+  ASSERT_TRUE(app.openFile(test::assetPath("attention_fwd_d128.mlir")));
+  std::string before = app.editor().schedule().toJson();
+  ASSERT_TRUE(app.setConsumers(Consumers::Staggered).changed);
+  ASSERT_TRUE(app.setConsumers(Consumers::Cooperative).changed);
+  EXPECT_EQ(app.editor().schedule().toJson(), before);
+}
+
 TEST(AppState, TheConsumersChoiceReachesTheCompile) {
   // A kernel that says ping-pong, switched to cooperative on the board: the
   // schedule says "cooperative" (a bundle's schedule.json read it back as
