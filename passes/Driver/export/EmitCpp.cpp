@@ -567,7 +567,12 @@ static void fillUniform(Tensor &t, uint64_t seed, double lo = -1.0, double hi = 
   for (int64_t i = 0; i < t.elements(); ++i) {
     x ^= x << 13; x ^= x >> 7; x ^= x << 17;
     double v = lo + (hi - lo) * (double(x >> 11) / double(1ull << 53));
-    t.set(i, float(t.dtype == "i32" ? std::floor(v) : v));
+    if (t.dtype == "i32") { // in integers: a float loses them above 2^24
+      int32_t w = int32_t(std::min(std::floor(v), std::ceil(hi) - 1)); // below hi
+      std::memcpy(t.host.data() + i * 4, &w, 4);
+    } else {
+      t.set(i, float(v));
+    }
   }
 }
 
@@ -725,9 +730,14 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
       };
       os << ", double(" << qualified(a.initBounds->first) << "), double("
          << qualified(a.initBounds->second) << ")";
-    } else if (a.initRange)
-      os << ", " << llvm::formatv("{0:e}", a.initRange->first).str() << ", "
-         << llvm::formatv("{0:e}", a.initRange->second).str();
+    } else if (a.initRange) {
+      auto exact = [](double v) { // reads back as the IR's number
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        return std::string(buf);
+      };
+      os << ", " << exact(a.initRange->first) << ", " << exact(a.initRange->second);
+    }
     os << ");" << (a.initBounds || a.initRange ? "  // the IR's tile.init" : "") << "\n";
   }
   os << "    for (Tensor &x : t)\n"

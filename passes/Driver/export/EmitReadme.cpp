@@ -5,6 +5,7 @@
 #include <optional>
 #include <map>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 
 #include "llvm/ADT/SmallString.h"
@@ -48,11 +49,18 @@ std::string exampleInput(const TensorArg &t, const std::string &shape, const Mod
                            double(t.initBounds->second.eval(sizes)));
   if (!range)
     return exampleTensor(t.dtype, shape);
-  auto num = [](double v) {
+  auto num = [](double v) { // as the IR has it: the fewest digits that read back
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+      if (std::strtod(buf, nullptr) == v)
+        break;
+    }
     return std::string(buf);
   };
+  if (t.dtype == "e8m0") // the range is the exponent's (bundle-format.md)
+    return "torch.exp2(torch.empty(" + shape + ", device=\"cuda\").uniform_(" + num(range->first) +
+           ", " + num(range->second) + ").round()).to(" + torchDtype(t.dtype) + ")";
   if (t.dtype == "i32")
     return "torch.randint(" + num(std::ceil(range->first)) + ", " + num(std::ceil(range->second)) +
            ", (" + shape + ",), device=\"cuda\", dtype=torch.int32)";
