@@ -607,13 +607,18 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
                                 head - 1, shownTrip - (simTrip - head), shownTrip - 1, shownTrip,
                                 skipped, perIterationCycles * ns / 1000)
                             .str());
-  } else if (simTrip < shownTrip && simTrip % shownTile != 0) {
-    llvm::erase_if(out.timeline.zones, [&](const Zone &z) {
-      return z.unit == epilogue && z.iteration == simTrip;
-    });
-    out.notes.push_back(formatv("the timeline draws the first {0} of the CTA's {1} iterations; the "
-                                "rest repeat the steady state",
-                                simTrip, shownTrip)
+  } else if (simTrip < shownTrip) {
+    // A persistent CTA's tiles past the simulated iterations: not drawn
+    // (a cut mid-tile has no epilogue there), and said, whole tiles too.
+    if (simTrip % shownTile != 0)
+      llvm::erase_if(out.timeline.zones, [&](const Zone &z) {
+        return z.unit == epilogue && z.iteration == simTrip;
+      });
+    out.notes.push_back(formatv("the timeline draws the first {0} of the CTA's {1} iterations "
+                                "({2} of its {3} tiles); the rest repeat the steady state",
+                                simTrip, shownTrip,
+                                (simTrip + shownTile - 1) / shownTile,
+                                (shownTrip + shownTile - 1) / shownTile)
                             .str());
   }
 
