@@ -237,8 +237,19 @@ bool AppState::restoreSession(const SessionFile &s) {
   // The lesson the student was in, at the schedule they had reached (a
   // restart lost the lesson panel; --lesson started it over and the next
   // autosave forgot their variant: the fourteenth sweep's B4).
-  if (ok && !s.lessonDir.empty())
-    resumeLesson(s.lessonDir, s.lessonStartJson);
+  if (ok && !s.lessonDir.empty()) {
+    std::string said = status_.text;
+    bool fromCopy = !same;
+    if (!resumeLesson(s.lessonDir, s.lessonStartJson))
+      setStatus(StatusLevel::Warning, said + "; the lesson in progress (" + s.lessonDir +
+                                          ") could not be resumed: it is missing or no longer "
+                                          "this kernel's (Help > Lessons opens it anew)");
+    else if (fromCopy) // the lessons changed on disk since: say so, not just "resumed"
+      setStatus(StatusLevel::Warning,
+                status_.text + " (from the autosaved copy of its kernel: the lesson's file is "
+                               "missing or changed since; reopen it from Help > Lessons for "
+                               "the new one)");
+  }
   return ok;
 }
 

@@ -211,10 +211,12 @@ void statusLine(AppState &app) {
   case CompileView::State::Error:
     // An illegal schedule stops before any code is made: say so (it read
     // "compile error (0.00 s)": the fourteenth sweep's M8).
-    if (v.hasFull)
-      ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
-    else
+    // ("schedule illegal" only when the board's rules refuse it: a bad
+    // size or target stops early too.)
+    if (!v.hasFull && app.hasIr() && !app.editor().report().legal())
       ImGui::TextColored(toVec4(colors::bad), "schedule illegal");
+    else
+      ImGui::TextColored(toVec4(colors::bad), "compile error (%.2f s)", v.seconds());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", v.firstError().c_str());
     break;

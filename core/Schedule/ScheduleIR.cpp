@@ -372,12 +372,25 @@ FailureOr<LoopGraph> stagecraft::buildLoopGraph(func::FuncOp kernel) {
       unsigned i = opIndex[op];
       g.ops[i].unit = u;
       unit.ops.push_back(i);
-      // Element reads in the body follow their users (isScheduledOp): an
-      // error at one is the reading unit's.
+      // Element reads in the body follow their users (isScheduledOp), through
+      // the index math between (a page table's entry, index_cast, a load's
+      // coordinate): an error at one is the reading unit's.
+      SmallVector<std::pair<Value, int>> work;
       for (Value o : op->getOperands())
-        if (auto ex = o.getDefiningOp<tensor::ExtractOp>();
-            ex && ex->getBlock() == loop.getBody() && !isScheduledOp(ex))
-          unit.followerLocations.push_back(formatLocation(ex.getLoc()));
+        work.push_back({o, 0});
+      while (!work.empty()) {
+        auto [v, depth] = work.pop_back_val();
+        Operation *def = v.getDefiningOp();
+        if (!def || def->getBlock() != loop.getBody() || isScheduledOp(def) || depth > 8)
+          continue;
+        if (isa<tensor::ExtractOp>(def)) {
+          std::string where = formatLocation(def->getLoc());
+          if (!llvm::is_contained(unit.followerLocations, where))
+            unit.followerLocations.push_back(where);
+        }
+        for (Value o : def->getOperands())
+          work.push_back({o, depth + 1});
+      }
       if (auto load = dyn_cast<LoadOp>(op)) {
         hasLoad = true;
         unit.bufferBytes += load.getDesc().getType().getBoxBytes();

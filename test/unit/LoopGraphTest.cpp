@@ -43,6 +43,20 @@ Parsed parseString(const std::string &text) {
   return p;
 }
 
+TEST(LoopGraph, AnElementReadFollowsTheUnitThatUsesIt) {
+  // A page table's entry, through index_cast and a multiply, is loadK's
+  // coordinate: an error at the extract is loadK's card (the review of the
+  // day's change: only direct operands were followed).
+  Parsed p = parseAsset("../test/Inputs/unseen/paged-attention.mlir");
+  ASSERT_TRUE(p.module);
+  auto g = buildLoopGraph(p.kernel);
+  ASSERT_TRUE(succeeded(g));
+  const Unit &loadK = g->units[g->findUnit("loadK")];
+  ASSERT_EQ(loadK.followerLocations.size(), 1u);
+  EXPECT_NE(loadK.followerLocations[0].find("paged-attention.mlir:36:"), std::string::npos)
+      << loadK.followerLocations[0];
+}
+
 TEST(LoopGraph, AttentionUnitsEdgesAndSteadyState) {
   Parsed p = parseAsset("attention_fwd_d128.mlir");
   ASSERT_TRUE(p.module);
