@@ -559,13 +559,22 @@ Prediction predictOnce(const LoopGraph &g, const Schedule &schedule,
         most = t;
         worst = reason;
       }
+    // Per warp group, not summed over them (a sum read "161% of the steady
+    // state": the thirteenth sweep's M3): the warp groups the waits were
+    // counted over, the consumers' rows (or every row's, when only the
+    // producer waited).
+    double waitingGroups = 0;
+    for (const TimelineRow &r : shownRun.timeline.rows)
+      if (r.kind == RowKind::Consumer || (!consumerWaits && r.kind == RowKind::Producer))
+        waitingGroups += 1;
+    waitingGroups = std::max(1.0, waitingGroups);
     out.bound = "latency";
     out.boundDetail =
         worst.empty()
             ? "no pipe is busy most of the time (" + busyList + ")"
             : formatv("no pipe is busy most of the time ({0}); the warp groups wait longest "
-                      "for {1} ({2:F0}% of the steady state, summed over warp groups)",
-                      busyList, worst, 100.0 * most / window)
+                      "for {1} ({2:F0}% of the steady state, a warp group's share on average)",
+                      busyList, worst, std::min(100.0, 100.0 * most / window / waitingGroups))
                   .str();
   }
 
