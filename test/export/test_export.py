@@ -324,6 +324,24 @@ class PackageContents(unittest.TestCase):
         self.assertTrue(os.path.islink(link))
         self.assertIn("gemm_link.h", os.listdir(renamed))
 
+    def test_cpp_check_refuses_an_output_aliasing_an_input(self):
+        # C written over A: the stores would race with the loads (run() refuses it too).
+        src = os.path.join(WORK, "alias_check.cpp")
+        with open(src, "w") as f:
+            f.write('#include "gemm.h"\n#include <cstdio>\nint main() {\n'
+                    '  gemm::Sizes s{8192, 8192, 8192};\n'
+                    '  std::string same = gemm::check(CUdeviceptr(1 << 20), CUdeviceptr(1 << 30), '
+                    'CUdeviceptr(1 << 20), s);\n'
+                    '  std::string apart = gemm::check(CUdeviceptr(1 << 20), CUdeviceptr(1ull << 32), '
+                    'CUdeviceptr(1ull << 34), s);\n'
+                    '  std::printf("%s|%s\\n", same.c_str(), apart.c_str());\n}\n')
+        exe = os.path.join(WORK, "alias_check")
+        r = subprocess.run([CXX, "-std=c++17", "-I", GEMM, "-I", CUDA_INCLUDE, src, "-o", exe],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = subprocess.run([exe], capture_output=True, text=True).stdout
+        self.assertEqual(out.strip(), "A and C are the same memory; an output must not alias another tensor|")
+
     def test_header_compiles_alone(self):
         # With the C++ compiler, and with clang++ where there is one: g++ let an alignas weaker
         # than CUtensorMap's own 128 bytes pass, clang++ refused every header (the ninth sweep).

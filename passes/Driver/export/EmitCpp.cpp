@@ -317,6 +317,14 @@ std::string stagecraft::exporter::emitCppHeader(const Model &m) {
        << t.ident << ", {" << join(view, ", ") << "}, " << t.elemBytes
        << ")); !v_why.empty()) return v_why;\n";
   }
+  // An output the same memory as another argument: the kernel's stores race
+  // with its loads (run() refuses it too).
+  for (size_t i = 0; i < m.tensors.size(); ++i)
+    for (size_t j = 0; j < m.tensors.size(); ++j)
+      if (i != j && m.tensors[i].role == "output" && (m.tensors[j].role != "output" || j < i))
+        os << "  if (" << m.tensors[i].ident << " == " << m.tensors[j].ident
+           << ") return \"" << m.tensors[j].ident << " and " << m.tensors[i].ident
+           << " are the same memory; an output must not alias another tensor\";\n";
   os << "  return \"\";\n}\n\n";
 
   os << "class Kernel {\npublic:\n";
@@ -702,7 +710,7 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
   os << "  try {\n";
   os << "    std::string problem = " << P << "::check(";
   for (size_t i = 0; i < m.tensors.size(); ++i)
-    os << (i ? ", " : "") << "CUdeviceptr(256)";
+    os << (i ? ", " : "") << "CUdeviceptr(" << 256 * (i + 1) << ")"; // apart: check() refuses aliases
   os << ", s);\n";
   os << "    if (!problem.empty()) throw " << P << "::Error(problem);\n";
   os << "    for (size_t i = 0; i < t.size(); ++i) {\n"
