@@ -14,11 +14,26 @@ bool fileExists(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/// What DejaVu draws beyond Latin-1: paths and unit names in Greek or
+/// Cyrillic, arrows, math signs and superscripts the panels print (they were
+/// "?": the fourteenth sweep's M6). CJK needs a font DejaVu is not.
+const ImWchar kGlyphRanges[] = {
+    0x0020, 0x00FF, // Basic Latin, Latin-1
+    0x0100, 0x024F, // Latin Extended-A and -B
+    0x0370, 0x03FF, // Greek
+    0x0400, 0x052F, // Cyrillic
+    0x1D00, 0x1DBF, // phonetic extensions (the superscript T of Aᵀ)
+    0x2000, 0x209F, // punctuation, super- and subscripts
+    0x2190, 0x22FF, // arrows, math operators
+    0x2500, 0x25FF, // box drawing, shapes
+    0,
+};
+
 ImFont *loadFirst(std::initializer_list<const char *> paths, float size) {
   ImGuiIO &io = ImGui::GetIO();
   for (const char *p : paths)
     if (fileExists(p))
-      if (ImFont *f = io.Fonts->AddFontFromFileTTF(p, size))
+      if (ImFont *f = io.Fonts->AddFontFromFileTTF(p, size, nullptr, kGlyphRanges))
         return f;
   ImFontConfig cfg;
   cfg.SizePixels = size;
