@@ -1,5 +1,6 @@
 //===- Signature.cpp - the kernel's interface, symbolically ---------------===//
 #include "passes/Driver/Signature.h"
+#include "passes/Driver/export/Emit.h"
 
 #include "core/Dialect/Tile/IR/IndexEval.h"
 #include "core/Dialect/Tile/IR/KernelSignature.h"
@@ -11,8 +12,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,19 +19,6 @@ using namespace mlir;
 using namespace stagecraft;
 using namespace stagecraft::tile;
 namespace json = llvm::json;
-
-namespace {
-/// "0.001", "17", "-3e+38": the fewest digits that read back as `v`.
-std::string shortestText(double v) {
-  char buf[40];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  return buf;
-}
-} // namespace
 
 namespace {
 
@@ -183,7 +169,7 @@ std::string stagecraft::describeSignature(func::FuncOp kernel, StringRef source,
       else if (auto range = dyn_cast_or_null<DenseF64ArrayAttr>(init); range && range.size() == 2)
         // Shortest text that reads back the same number ([0.001, 0.02),
         // not [0.00, 0.02): the fifteenth sweep's B3).
-        a["init_text"] = json::Array{shortestText(range[0]), shortestText(range[1])};
+        a["init_text"] = json::Array{exporter::exactNumber(range[0]), exporter::exactNumber(range[1])};
       if (auto range = dyn_cast_or_null<DenseF64ArrayAttr>(init); range && range.size() == 2)
         a["init_range"] = json::Array{range[0], range[1]};
     } else {

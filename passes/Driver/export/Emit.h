@@ -28,6 +28,9 @@ std::string emitReadme(const Model &m);
 
 /// A number as %.6g prints it ("0.0883883").
 std::string shortNumber(double v);
+/// The fewest digits that read back as `v` ("0.001", "17", "-3e+38"): a
+/// range written as the IR has it.
+std::string exactNumber(double v);
 
 /// "(B, H, S, 128)".
 std::string tupleText(const std::vector<std::string> &parts);

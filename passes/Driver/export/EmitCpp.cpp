@@ -739,12 +739,7 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
       os << ", double(" << qualified(a.initBounds->first) << "), double("
          << qualified(a.initBounds->second) << ")";
     } else if (a.initRange) {
-      auto exact = [](double v) { // reads back as the IR's number
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", v);
-        return std::string(buf);
-      };
-      os << ", " << exact(a.initRange->first) << ", " << exact(a.initRange->second);
+      os << ", " << exactNumber(a.initRange->first) << ", " << exactNumber(a.initRange->second);
     }
     os << ");" << (a.initBounds || a.initRange ? "  // the IR's tile.init" : "") << "\n";
   }

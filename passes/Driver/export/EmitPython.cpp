@@ -5,6 +5,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace stagecraft::exporter;
 
@@ -58,6 +59,16 @@ std::string stagecraft::exporter::tupleText(const std::vector<std::string> &part
 std::string stagecraft::exporter::shortNumber(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string stagecraft::exporter::exactNumber(double v) {
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
   return buf;
 }
 

@@ -49,15 +49,7 @@ std::string exampleInput(const TensorArg &t, const std::string &shape, const Mod
                            double(t.initBounds->second.eval(sizes)));
   if (!range)
     return exampleTensor(t.dtype, shape);
-  auto num = [](double v) { // as the IR has it: the fewest digits that read back
-    char buf[40];
-    for (int digits = 1; digits <= 17; ++digits) {
-      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-      if (std::strtod(buf, nullptr) == v)
-        break;
-    }
-    return std::string(buf);
-  };
+  auto num = exactNumber;
   if (t.dtype == "e8m0") // the range is the exponent's (bundle-format.md)
     return "torch.exp2(torch.empty(" + shape + ", device=\"cuda\").uniform_(" + num(range->first) +
            ", " + num(range->second) + ").round()).to(" + torchDtype(t.dtype) + ")";
