@@ -11,7 +11,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
-
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
