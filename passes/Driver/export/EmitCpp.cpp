@@ -723,21 +723,9 @@ std::string stagecraft::exporter::emitCppExample(const Model &m) {
       continue;
     os << "    fillUniform(t[" << i << "], " << i + 1;
     if (a.initBounds) {
-      // Expr::cpp names the header's helpers as in its namespace.
-      auto qualified = [&](const Expr &e) {
-        std::string text = e.cpp("s."), out;
-        for (size_t at = 0;;) {
-          size_t d = text.find("detail::", at);
-          out += text.substr(at, d == std::string::npos ? std::string::npos : d - at);
-          if (d == std::string::npos)
-            break;
-          out += P + "::detail::";
-          at = d + 8;
-        }
-        return out;
-      };
-      os << ", double(" << qualified(a.initBounds->first) << "), double("
-         << qualified(a.initBounds->second) << ")";
+      std::string helpers = P + "::detail::"; // main() is outside the header's namespace
+      os << ", double(" << a.initBounds->first.cpp("s.", helpers) << "), double("
+         << a.initBounds->second.cpp("s.", helpers) << ")";
     } else if (a.initRange) {
       os << ", " << exactNumber(a.initRange->first) << ", " << exactNumber(a.initRange->second);
     }

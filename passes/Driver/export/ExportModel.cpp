@@ -244,19 +244,19 @@ std::string Expr::python() const {
   return "0";
 }
 
-std::string Expr::cpp(const std::string &prefix) const {
+std::string Expr::cpp(const std::string &prefix, const std::string &helpers) const {
   switch (kind) {
   case Kind::Size: return prefix + size;
   case Kind::Const:
     return value < 0 ? "(int64_t(" + std::to_string(value) + "))"
                      : "int64_t(" + std::to_string(value) + ")";
-  case Kind::Add: return "(" + lhs->cpp(prefix) + " + " + rhs->cpp(prefix) + ")";
-  case Kind::Mul: return "(" + lhs->cpp(prefix) + " * " + rhs->cpp(prefix) + ")";
+  case Kind::Add: return "(" + lhs->cpp(prefix, helpers) + " + " + rhs->cpp(prefix, helpers) + ")";
+  case Kind::Mul: return "(" + lhs->cpp(prefix, helpers) + " * " + rhs->cpp(prefix, helpers) + ")";
   case Kind::FloorDiv:
-    return "detail::floordiv(" + lhs->cpp(prefix) + ", " + rhs->cpp(prefix) + ")";
+    return helpers + "floordiv(" + lhs->cpp(prefix, helpers) + ", " + rhs->cpp(prefix, helpers) + ")";
   case Kind::CeilDiv:
-    return "detail::ceildiv(" + lhs->cpp(prefix) + ", " + rhs->cpp(prefix) + ")";
-  case Kind::Mod: return "detail::mod(" + lhs->cpp(prefix) + ", " + rhs->cpp(prefix) + ")";
+    return helpers + "ceildiv(" + lhs->cpp(prefix, helpers) + ", " + rhs->cpp(prefix, helpers) + ")";
+  case Kind::Mod: return helpers + "mod(" + lhs->cpp(prefix, helpers) + ", " + rhs->cpp(prefix, helpers) + ")";
   }
   return "0";
 }

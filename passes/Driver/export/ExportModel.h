@@ -34,8 +34,9 @@ struct Expr {
   int64_t eval(const std::map<std::string, int64_t> &sizes) const;
   /// Python, with sizes as plain names and _floordiv/_ceildiv/_mod helpers.
   std::string python() const;
-  /// C++, with sizes as `prefix + name` and detail:: helpers.
-  std::string cpp(const std::string &prefix) const;
+  /// C++, with sizes as `prefix + name` and the header's helpers named as
+  /// `helpers` says (detail:: inside its namespace, NAME::detail:: outside).
+  std::string cpp(const std::string &prefix, const std::string &helpers = "detail::") const;
   /// The sizes whose product this is (B * H -> {B, H}), or none when it is
   /// anything else (a constant, a sum, a size times a constant).
   std::optional<std::vector<std::string>> factors() const;
